@@ -1,0 +1,189 @@
+//! Diagnostics: values built by every stage, rendered here and only here.
+//!
+//! In: [`Diagnostic`] values with spans. Out: text in the contract's format,
+//! `FILE:LINE:COL: error[CODE]: message`, the source line and a caret under
+//! the span, then any secondary labels and notes. Colour only when asked.
+
+use crate::syntax::{SourceMap, Span};
+use std::fmt::Write;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One message about the user's input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// A stable code such as `E0101`; see `docs/ERRORS.md`.
+    pub code: &'static str,
+    pub message: String,
+    pub span: Option<Span>,
+    /// Secondary places, each with a short label.
+    pub labels: Vec<(Span, String)>,
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            span: Some(span),
+            labels: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, span, message)
+        }
+    }
+
+    /// A diagnostic that points at no place in the text.
+    pub fn global(code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            span: None,
+            ..Diagnostic::error(code, Span::default(), message)
+        }
+    }
+
+    pub fn with_label(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.labels.push((span, label.into()));
+        self
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// True if any diagnostic is an error.
+pub fn has_errors(diags: &[Diagnostic]) -> bool {
+    diags.iter().any(Diagnostic::is_error)
+}
+
+const RED: &str = "\x1b[1;31m";
+const YELLOW: &str = "\x1b[1;33m";
+const BLUE: &str = "\x1b[1;34m";
+const BOLD: &str = "\x1b[1m";
+const RESET: &str = "\x1b[0m";
+
+/// Renders one diagnostic. `fallback_path` names the file when the
+/// diagnostic has no span.
+pub fn render(diag: &Diagnostic, sources: &SourceMap, fallback_path: &str, color: bool) -> String {
+    let paint = |code: &'static str| if color { code } else { "" };
+    let (kind, kind_color) = match diag.severity {
+        Severity::Error => ("error", RED),
+        Severity::Warning => ("warning", YELLOW),
+    };
+    let mut out = String::new();
+    let place = match diag.span {
+        Some(span) => {
+            let file = sources.file(span.file);
+            let (line, col) = file.line_col(span.start as usize);
+            format!("{}:{line}:{col}", file.path)
+        }
+        None => fallback_path.to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "{place}: {}{kind}[{}]{}: {}{}{}",
+        paint(kind_color),
+        diag.code,
+        paint(RESET),
+        paint(BOLD),
+        diag.message,
+        paint(RESET)
+    );
+    if let Some(span) = diag.span {
+        excerpt(&mut out, sources, span, paint(kind_color), paint(RESET));
+    }
+    for (span, label) in &diag.labels {
+        let file = sources.file(span.file);
+        let (line, col) = file.line_col(span.start as usize);
+        let _ = writeln!(out, "{}:{line}:{col}: note: {label}", file.path);
+        excerpt(&mut out, sources, *span, paint(BLUE), paint(RESET));
+    }
+    for note in &diag.notes {
+        let _ = writeln!(out, "  = note: {note}");
+    }
+    out
+}
+
+/// The source line of `span` and a caret line under it.
+fn excerpt(
+    out: &mut String,
+    sources: &SourceMap,
+    span: Span,
+    on: &str,
+    off: &str,
+) {
+    let file = sources.file(span.file);
+    if file.text.is_empty() {
+        return;
+    }
+    let (line, col) = file.line_col(span.start as usize);
+    let text = file.line_text(line);
+    let (end_line, end_col) = file.line_col(span.end as usize);
+    let width = if end_line == line && end_col > col {
+        end_col - col
+    } else {
+        1
+    };
+    let shown: String = text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
+    let gutter = line.to_string();
+    let _ = writeln!(out, "{gutter} | {shown}");
+    let _ = writeln!(
+        out,
+        "{} | {}{on}{}{off}",
+        " ".repeat(gutter.len()),
+        " ".repeat(col - 1),
+        "^".repeat(width.min(shown.chars().count().saturating_sub(col - 1)).max(1))
+    );
+}
+
+/// Every diagnostic code, with the smallest input that triggers it in
+/// `docs/ERRORS.md` and a golden test in `tests/diagnostics/`.
+pub mod codes {
+    /// Text that does not parse: `(<= (p ?x)`.
+    pub const SYNTAX: &str = "E0001";
+    /// Input nested deeper than the reader accepts.
+    pub const TOO_DEEP: &str = "E0002";
+    /// A declaration that is malformed or inconsistent (board, dice, track...).
+    pub const DECLARATION: &str = "E0003";
+    /// A relation or function used with two different numbers of arguments.
+    pub const ARITY: &str = "E0101";
+    /// A variable of a head, negation, comparison or arithmetic not bound by a
+    /// positive literal: `p(X) :- not q(X).`
+    pub const UNSAFE: &str = "E0102";
+    /// Recursion through negation: `p :- not q. q :- not p.`
+    pub const NEGATIVE_CYCLE: &str = "E0103";
+    /// A reserved relation used where GDL forbids it: `true(p) :- q.`
+    pub const RESERVED: &str = "E0104";
+    /// A fact with variables: `p(X).`
+    pub const FACT_VARIABLE: &str = "E0105";
+    /// A game without `role` facts.
+    pub const NO_ROLES: &str = "E0106";
+    /// A parameter or section that the base file does not have.
+    pub const UNKNOWN_NAME: &str = "E0107";
+    /// An `extends` path that cannot be read, or a cycle of `extends`.
+    pub const EXTENDS: &str = "E0108";
+    /// Grounding that is infinite or larger than the limit.
+    pub const GROUNDING: &str = "E0201";
+    /// Arithmetic that fails during grounding (division by zero, overflow,
+    /// a non-integer operand).
+    pub const ARITHMETIC: &str = "E0202";
+    /// Warning: a relation used but never defined.
+    pub const UNDEFINED: &str = "W0001";
+}

@@ -1,0 +1,326 @@
+//! The one abstract syntax both surface syntaxes parse into.
+//!
+//! In: nothing (plain data). Out: [`Program`], a list of GDL-style rules over
+//! interned symbols, every node carrying the [`Span`] of the text it came from,
+//! plus the [`Meta`] that declarations leave for the renderer.
+//! Holds: a program is a flat list of rules; facts are rules with an empty body;
+//! `true`, `does`, `next`, `init`, `legal`, `goal`, `terminal`, `role` are
+//! ordinary relation names here and get their meaning later.
+
+use indexmap::IndexSet;
+use std::fmt;
+
+/// Index of a source file in a [`crate::syntax::SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct FileId(pub u32);
+
+/// A byte range `start..end` of one source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// The smallest span covering both (same file assumed).
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+/// An interned symbol: a relation, function, constant or variable name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sym(pub u32);
+
+/// The symbol table: `IndexSet` gives each distinct name a dense id.
+#[derive(Clone, Debug, Default)]
+pub struct Symbols {
+    names: IndexSet<Box<str>>,
+}
+
+impl Symbols {
+    pub fn intern(&mut self, name: &str) -> Sym {
+        if let Some(i) = self.names.get_index_of(name) {
+            return Sym(i as u32);
+        }
+        Sym(self.names.insert_full(name.into()).0 as u32)
+    }
+
+    /// The id of `name` if it was ever interned.
+    pub fn get(&self, name: &str) -> Option<Sym> {
+        self.names.get_index_of(name).map(|i| Sym(i as u32))
+    }
+
+    pub fn name(&self, sym: Sym) -> &str {
+        &self.names[sym.0 as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+/// Integer arithmetic operators (native syntax only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+impl ArithOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArithOp::Add => "+",
+            ArithOp::Sub => "-",
+            ArithOp::Mul => "*",
+            ArithOp::Div => "/",
+            ArithOp::Mod => "mod",
+        }
+    }
+
+    /// Evaluates the operator; `None` on division by zero or overflow.
+    pub fn apply(self, a: i64, b: i64) -> Option<i64> {
+        match self {
+            ArithOp::Add => a.checked_add(b),
+            ArithOp::Sub => a.checked_sub(b),
+            ArithOp::Mul => a.checked_mul(b),
+            ArithOp::Div => a.checked_div_euclid(b),
+            ArithOp::Mod => a.checked_rem_euclid(b),
+        }
+    }
+}
+
+/// Comparison operators. `distinct(A, B)` of GDL is `Ne`.
+/// `X = Expr` with `X` not yet bound binds `X` (as Prolog's `is`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CmpOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "=<",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+
+    /// True for the orderings, which need integers on both sides.
+    pub fn is_ordering(self) -> bool {
+        !matches!(self, CmpOp::Eq | CmpOp::Ne)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Term {
+    pub kind: TermKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TermKind {
+    /// A variable; the parsers give every anonymous `_` a fresh name.
+    Var(Sym),
+    /// A constant symbol (in KIF, numbers are constants too, as GDL says).
+    Const(Sym),
+    /// An integer (native syntax).
+    Int(i64),
+    /// A function term `f(t1, ..., tn)` with n >= 1.
+    App(Sym, Vec<Term>),
+    /// An arithmetic expression, evaluated during grounding.
+    Arith(ArithOp, Box<Term>, Box<Term>),
+}
+
+impl Term {
+    pub fn new(kind: TermKind, span: Span) -> Term {
+        Term { kind, span }
+    }
+
+    /// Calls `f` on every variable of the term, left to right.
+    pub fn for_each_var(&self, f: &mut impl FnMut(Sym, Span)) {
+        match &self.kind {
+            TermKind::Var(v) => f(*v, self.span),
+            TermKind::Const(_) | TermKind::Int(_) => {}
+            TermKind::App(_, args) => args.iter().for_each(|a| a.for_each_var(f)),
+            TermKind::Arith(_, a, b) => {
+                a.for_each_var(f);
+                b.for_each_var(f);
+            }
+        }
+    }
+
+    pub fn has_arith(&self) -> bool {
+        match &self.kind {
+            TermKind::Arith(..) => true,
+            TermKind::App(_, args) => args.iter().any(Term::has_arith),
+            _ => false,
+        }
+    }
+}
+
+/// `rel(args...)`; a relation with no arguments has an empty `args`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Atom {
+    pub rel: Sym,
+    pub args: Vec<Term>,
+    pub span: Span,
+}
+
+impl Atom {
+    pub fn for_each_var(&self, f: &mut impl FnMut(Sym, Span)) {
+        self.args.iter().for_each(|a| a.for_each_var(f));
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Literal {
+    Pos(Atom),
+    /// Negation as failure of a literal (normally an atom).
+    Not(Box<Literal>, Span),
+    /// A comparison; GDL's `distinct` is `Ne`.
+    Cmp(CmpOp, Term, Term, Span),
+    /// A disjunction of conjunctions.
+    Or(Vec<Vec<Literal>>, Span),
+}
+
+impl Literal {
+    pub fn span(&self) -> Span {
+        match self {
+            Literal::Pos(a) => a.span,
+            Literal::Not(_, s) | Literal::Cmp(_, _, _, s) | Literal::Or(_, s) => *s,
+        }
+    }
+}
+
+/// `head :- body.` A fact has an empty body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    pub head: Atom,
+    pub body: Vec<Literal>,
+    pub span: Span,
+}
+
+/// Which surface syntax a program came from; moves and states print in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    Kif,
+    Rules,
+}
+
+/// What declarations leave beside the rules: for the renderer and the CLI.
+#[derive(Clone, Debug, Default)]
+pub struct Meta {
+    pub title: Option<String>,
+    pub board: Option<BoardView>,
+    /// Parameters with their final values, in declaration order.
+    pub params: Vec<(String, String)>,
+}
+
+/// How to draw a board: where each cell sits on screen and which facts of a
+/// state put which piece on which cell.
+#[derive(Clone, Debug, Default)]
+pub struct BoardView {
+    /// Size of the screen grid in character cells (columns, rows).
+    pub width: u32,
+    pub height: u32,
+    pub cells: Vec<CellView>,
+    pub pieces: Vec<PieceView>,
+}
+
+/// One cell: its name as a ground term, its screen position (column and row
+/// from the top left) and any marks to draw it with (e.g. `safe`, `home`).
+#[derive(Clone, Debug)]
+pub struct CellView {
+    pub name: Term,
+    pub col: u32,
+    pub row: u32,
+    pub marks: Vec<Sym>,
+}
+
+/// A pattern over the facts of a state: every true fact matching `fact`
+/// draws `glyph` (a term over the pattern's variables, printed) on the cell
+/// named by `cell` (a term over the pattern's variables).
+#[derive(Clone, Debug)]
+pub struct PieceView {
+    pub fact: Term,
+    pub cell: Term,
+    pub glyph: Term,
+}
+
+/// A parsed program in the core language.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub syntax: Syntax,
+    pub symbols: Symbols,
+    pub rules: Vec<Rule>,
+    pub meta: Meta,
+}
+
+/// Displays a term in a given syntax.
+pub struct Show<'a, T: ?Sized> {
+    pub item: &'a T,
+    pub symbols: &'a Symbols,
+    pub syntax: Syntax,
+}
+
+impl fmt::Display for Show<'_, Term> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.symbols;
+        let sub = |t| Show {
+            item: t,
+            symbols: s,
+            syntax: self.syntax,
+        };
+        match (&self.item.kind, self.syntax) {
+            (TermKind::Var(v), _) | (TermKind::Const(v), _) => f.write_str(s.name(*v)),
+            (TermKind::Int(i), _) => write!(f, "{i}"),
+            (TermKind::App(name, args), Syntax::Kif) => {
+                write!(f, "({}", s.name(*name))?;
+                for a in args {
+                    write!(f, " {}", sub(a))?;
+                }
+                f.write_str(")")
+            }
+            (TermKind::App(name, args), Syntax::Rules) => {
+                write!(f, "{}(", s.name(*name))?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}", sub(a))?;
+                }
+                f.write_str(")")
+            }
+            (TermKind::Arith(op, a, b), _) => write!(f, "({} {} {})", sub(a), op.as_str(), sub(b)),
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! From text to the core AST.
+//!
+//! In: a path or a text and a [`Syntax`]. Out: a [`Program`] and the
+//! [`SourceMap`] its spans point into, or every syntax error found.
+//! `kif` reads standard GDL, `rules` the native language (which desugars its
+//! declarations into plain rules here, so nothing downstream sees them).
+
+pub mod ast;
+pub mod kif;
+pub mod rules;
+mod source;
+
+pub use ast::*;
+pub use source::{SourceFile, SourceMap};
+
+use crate::diag::{codes, Diagnostic};
+use std::path::Path;
+
+/// The syntax a path's extension implies: `.kif` and `.gdl` are KIF,
+/// everything else the native language.
+pub fn syntax_of(path: &Path) -> Syntax {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("kif") || e.eq_ignore_ascii_case("gdl") => Syntax::Kif,
+        _ => Syntax::Rules,
+    }
+}
+
+/// Parameter values given from outside (e.g. `--param size=6`).
+pub type Overrides = Vec<(String, String)>;
+
+/// Reads a game file (and, for the native syntax, the files it extends).
+/// I/O errors on the main file are returned as `Err(None)`-free diagnostics
+/// without a span, so callers render every failure the same way.
+pub fn load(
+    sources: &mut SourceMap,
+    path: &Path,
+    syntax: Syntax,
+    overrides: &Overrides,
+) -> Result<Program, Vec<Diagnostic>> {
+    match syntax {
+        Syntax::Kif => {
+            let text = read_source(path).map_err(|d| vec![d])?;
+            let file = sources.add(path.display().to_string(), text);
+            kif::parse_program(sources, file)
+        }
+        Syntax::Rules => rules::load(sources, path, overrides),
+    }
+}
+
+/// Parses a program held in memory (tests, REPL).
+pub fn parse_str(
+    sources: &mut SourceMap,
+    name: &str,
+    text: &str,
+    syntax: Syntax,
+) -> Result<Program, Vec<Diagnostic>> {
+    let file = sources.add(name, text);
+    match syntax {
+        Syntax::Kif => kif::parse_program(sources, file),
+        Syntax::Rules => rules::parse_program(sources, file, &Overrides::new()),
+    }
+}
+
+/// Reads a file as UTF-8 text, as a diagnostic on failure.
+pub fn read_source(path: &Path) -> Result<String, Diagnostic> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        Diagnostic::global(codes::SYNTAX, format!("cannot read {}: {e}", path.display()))
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        Diagnostic::global(
+            codes::SYNTAX,
+            format!(
+                "{} is not UTF-8 text (invalid byte at offset {})",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+/// Refuses text nested deeper than `max` before a recursive parser sees it,
+/// so no input can overflow the stack. `pairs` are the bracket kinds;
+/// `comment` starts a comment that runs to the end of the line.
+pub fn guard_nesting(
+    text: &str,
+    file: FileId,
+    max: usize,
+    pairs: &[(char, char)],
+    comment: &str,
+) -> Result<(), Diagnostic> {
+    let mut depth = 0usize;
+    let mut in_comment = false;
+    let mut in_string = false;
+    for (i, c) in text.char_indices() {
+        if in_comment {
+            in_comment = c != '\n';
+            continue;
+        }
+        if in_string {
+            in_string = c != '"' && c != '\n';
+            continue;
+        }
+        if text[i..].starts_with(comment) {
+            in_comment = true;
+        } else if c == '"' {
+            in_string = true;
+        } else if pairs.iter().any(|p| p.0 == c) {
+            depth += 1;
+            if depth > max {
+                return Err(Diagnostic::error(
+                    codes::TOO_DEEP,
+                    Span::new(file, i, i + 1),
+                    format!("nested more than {max} levels deep"),
+                ));
+            }
+        } else if pairs.iter().any(|p| p.1 == c) {
+            depth = depth.saturating_sub(1);
+        }
+    }
+    Ok(())
+}
+
+/// Turns a pest error into a located syntax diagnostic, naming what was
+/// expected in the user's words (`describe` renames grammar rules).
+pub fn pest_diagnostic<R: pest::RuleType>(
+    err: pest::error::Error<R>,
+    file: FileId,
+    describe: impl Fn(&R) -> String,
+) -> Diagnostic {
+    use pest::error::{ErrorVariant, InputLocation};
+    let (start, end) = match err.location {
+        InputLocation::Pos(p) => (p, p + 1),
+        InputLocation::Span((s, e)) => (s, e),
+    };
+    let message = match &err.variant {
+        ErrorVariant::ParsingError {
+            positives,
+            negatives,
+        } => {
+            let mut want: Vec<String> = positives.iter().map(&describe).collect();
+            want.sort();
+            want.dedup();
+            match (want.len(), negatives.is_empty()) {
+                (0, true) => "unexpected input".to_string(),
+                (0, false) => format!(
+                    "unexpected {}",
+                    negatives.iter().map(&describe).collect::<Vec<_>>().join(" or ")
+                ),
+                (1, _) => format!("expected {}", want[0]),
+                _ => {
+                    let last = want.pop().unwrap_or_default();
+                    format!("expected {} or {last}", want.join(", "))
+                }
+            }
+        }
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    Diagnostic::error(codes::SYNTAX, Span::new(file, start, end), message)
+}
