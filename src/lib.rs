@@ -5,6 +5,10 @@
 //! The library never prints; `cli` and `repl` talk to people.
 #![forbid(unsafe_code)]
 
-pub mod diag;
+pub mod check;
 pub mod cli;
+pub mod diag;
+pub mod engine;
+pub mod ground;
+pub mod load;
 pub mod syntax;

@@ -4,12 +4,17 @@
 //! 2 usage or I/O error). Only this module and `repl` print.
 
 mod check;
+mod perft;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(name = "tabula", version, about = "A general game description interpreter")]
+#[command(
+    name = "tabula",
+    version,
+    about = "A general game description interpreter"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -19,6 +24,8 @@ struct Cli {
 enum Command {
     /// Parse, check and ground game files; print diagnostics.
     Check(check::Args),
+    /// Count the game tree exhaustively, depth by depth.
+    Perft(perft::Args),
 }
 
 /// Options shared by every command that opens one game.
@@ -54,5 +61,75 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Perft(args) => perft::run(args),
+    }
+}
+
+impl GameArgs {
+    pub fn syntax(&self) -> Option<crate::syntax::Syntax> {
+        self.syntax.map(|s| match s {
+            SyntaxArg::Kif => crate::syntax::Syntax::Kif,
+            SyntaxArg::Rules => crate::syntax::Syntax::Rules,
+        })
+    }
+
+    /// `--param NAME=VALUE` pairs; `Err` names the malformed one.
+    pub fn overrides(&self) -> Result<crate::syntax::Overrides, String> {
+        self.params
+            .iter()
+            .map(|p| match p.split_once('=') {
+                Some((k, v)) if !k.trim().is_empty() => {
+                    Ok((k.trim().to_string(), v.trim().to_string()))
+                }
+                _ => Err(p.clone()),
+            })
+            .collect()
+    }
+}
+
+/// Whether diagnostics on stderr may use colour.
+pub fn stderr_color() -> bool {
+    use std::io::IsTerminal;
+    std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
+}
+
+/// Prints diagnostics on stderr.
+pub fn print_diagnostics(
+    diags: &[crate::diag::Diagnostic],
+    sources: &crate::syntax::SourceMap,
+    path: &std::path::Path,
+) {
+    let color = stderr_color();
+    for d in diags {
+        eprint!(
+            "{}",
+            crate::diag::render(d, sources, &path.display().to_string(), color)
+        );
+    }
+}
+
+/// Opens the game named on the command line, printing diagnostics; on
+/// failure returns the exit code to use.
+pub fn open_game(args: &GameArgs) -> Result<crate::load::Loaded, i32> {
+    let overrides = match args.overrides() {
+        Ok(o) => o,
+        Err(bad) => {
+            eprintln!("error: --param takes NAME=VALUE, not `{bad}`");
+            return Err(EXIT_USAGE);
+        }
+    };
+    if !args.file.is_file() {
+        eprintln!("error: cannot read {}: no such file", args.file.display());
+        return Err(EXIT_USAGE);
+    }
+    match crate::load::open(&args.file, args.syntax(), &overrides) {
+        Ok(loaded) => {
+            print_diagnostics(&loaded.warnings, &loaded.sources, &args.file);
+            Ok(loaded)
+        }
+        Err(failed) => {
+            print_diagnostics(&failed.diagnostics, &failed.sources, &args.file);
+            Err(EXIT_INVALID)
+        }
     }
 }

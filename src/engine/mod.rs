@@ -1,0 +1,529 @@
+//! The compiled state machine and its library API.
+//!
+//! In: a checked [`Program`]. Out: a [`Game`] (immutable, shareable between
+//! threads) and [`Machine`]s (one per thread: the scratch values one
+//! evaluation needs). A [`State`] is the set of true base facts as a bitset.
+//! Holds: after `Machine::set_state` the machine answers terminal, legal
+//! moves, chance and goals for that state; `next` reuses its buffers, so a
+//! playout step allocates nothing.
+
+mod compile;
+pub mod perft;
+mod scc;
+
+use crate::diag::Diagnostic;
+use crate::ground::{self, Ground, Limits, TermId, TermTable};
+use crate::syntax::{Meta, Program, Symbols, Syntax};
+use compile::{BASE0, Net, PlanStep, SLOT_TRUE};
+use rand::{Rng, RngExt};
+
+/// A game state: the set of its true base facts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct State {
+    bits: Box<[u64]>,
+}
+
+impl State {
+    fn empty(facts: usize) -> State {
+        State {
+            bits: vec![0; facts.div_ceil(64).max(1)].into_boxed_slice(),
+        }
+    }
+
+    fn set(&mut self, i: u32) {
+        self.bits[i as usize / 64] |= 1 << (i % 64);
+    }
+
+    fn get(&self, i: u32) -> bool {
+        self.bits[i as usize / 64] >> (i % 64) & 1 == 1
+    }
+
+    fn clear(&mut self) {
+        self.bits.iter_mut().for_each(|w| *w = 0);
+    }
+}
+
+/// An error while playing: the game description misbehaves in some state.
+#[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
+pub enum EngineError {
+    #[error("role {role} has no legal move in a non-terminal state\n  state: {state}")]
+    NoLegalMove { role: String, state: String },
+    #[error("role {role} has no goal in a terminal state\n  state: {state}")]
+    NoGoal { role: String, state: String },
+    #[error("role {role} has several goals ({values}) in one state\n  state: {state}")]
+    SeveralGoals {
+        role: String,
+        values: String,
+        state: String,
+    },
+    #[error("goal {value} of role {role} is outside 0..100\n  state: {state}")]
+    GoalRange {
+        role: String,
+        value: i64,
+        state: String,
+    },
+    #[error(
+        "the weight of chance move {mv} is {weight}, not a single positive integer\n  state: {state}"
+    )]
+    BadWeight {
+        mv: String,
+        weight: String,
+        state: String,
+    },
+    #[error("`{mv}` is not a legal move of role {role}")]
+    IllegalMove { role: String, mv: String },
+}
+
+/// A compiled game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub syntax: Syntax,
+    pub symbols: Symbols,
+    pub terms: TermTable,
+    pub meta: Meta,
+    ground: Ground,
+    net: Net,
+}
+
+/// Sizes of the compiled game, for `check --explain` and benchmarks.
+#[derive(Clone, Copy, Debug)]
+pub struct NetStats {
+    pub base_facts: usize,
+    pub moves: usize,
+    pub slots: usize,
+    pub rules: usize,
+}
+
+impl Game {
+    /// Grounds and compiles a program that passed the static checks.
+    pub fn new(program: &Program, limits: &Limits) -> Result<Game, Vec<Diagnostic>> {
+        let ground = ground::ground(program, limits)?;
+        Game::from_ground(ground, program.meta.clone())
+    }
+
+    pub fn from_ground(ground: Ground, meta: Meta) -> Result<Game, Vec<Diagnostic>> {
+        let net = compile::compile(&ground)?;
+        Ok(Game {
+            syntax: ground.syntax,
+            symbols: ground.symbols.clone(),
+            terms: ground.terms.clone(),
+            meta,
+            ground,
+            net,
+        })
+    }
+
+    pub fn ground(&self) -> &Ground {
+        &self.ground
+    }
+
+    pub fn stats(&self) -> NetStats {
+        NetStats {
+            base_facts: self.net.base.len(),
+            moves: self.net.roles.iter().map(|r| r.moves.len()).sum(),
+            slots: self.net.slots,
+            rules: self.net.rule_lits.len() - 1,
+        }
+    }
+
+    pub fn role_count(&self) -> usize {
+        self.net.roles.len()
+    }
+
+    pub fn role_name(&self, role: usize) -> String {
+        self.show(self.net.roles[role].name)
+    }
+
+    /// The index of the chance role `random`, if the game has one.
+    pub fn random_role(&self) -> Option<usize> {
+        self.net.random
+    }
+
+    /// Every move a role can ever make; legal moves are indices into this.
+    pub fn move_count(&self, role: usize) -> usize {
+        self.net.roles[role].moves.len()
+    }
+
+    pub fn move_term(&self, role: usize, mv: u32) -> TermId {
+        self.net.roles[role].moves[mv as usize].term
+    }
+
+    pub fn show_move(&self, role: usize, mv: u32) -> String {
+        self.show(self.move_term(role, mv))
+    }
+
+    /// The index of a move given as a term, if the role can ever make it.
+    pub fn find_move(&self, role: usize, term: TermId) -> Option<u32> {
+        self.net.roles[role]
+            .moves
+            .iter()
+            .position(|m| m.term == term)
+            .map(|i| i as u32)
+    }
+
+    /// A term printed in the game's syntax.
+    pub fn show(&self, t: TermId) -> String {
+        self.terms.show(t, &self.symbols, self.syntax).to_string()
+    }
+
+    pub fn initial(&self) -> State {
+        let mut s = State::empty(self.net.base.len());
+        self.net.init.iter().for_each(|&i| s.set(i));
+        s
+    }
+
+    /// The true facts of a state, in a fixed order.
+    pub fn facts(&self, state: &State) -> Vec<TermId> {
+        (0..self.net.base.len() as u32)
+            .filter(|&i| state.get(i))
+            .map(|i| self.net.base[i as usize])
+            .collect()
+    }
+
+    /// Every fact a state of this game can hold.
+    pub fn possible_facts(&self) -> &[TermId] {
+        &self.net.base
+    }
+
+    pub fn show_state(&self, state: &State) -> String {
+        self.facts(state)
+            .into_iter()
+            .map(|t| self.show(t))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A state made of the given facts; `Err` names a fact this game can
+    /// never hold.
+    pub fn state_from_facts(&self, facts: &[TermId]) -> Result<State, TermId> {
+        let mut s = State::empty(self.net.base.len());
+        for &f in facts {
+            let i = self.net.base.iter().position(|&b| b == f).ok_or(f)?;
+            s.set(i as u32);
+        }
+        Ok(s)
+    }
+
+    pub fn machine(&self) -> Machine<'_> {
+        let mut vals = vec![false; self.net.slots];
+        vals[SLOT_TRUE as usize] = true;
+        Machine {
+            game: self,
+            vals,
+            state: self.initial(),
+            next: self.initial(),
+            legal: vec![Vec::new(); self.role_count()],
+            joint: vec![0; self.role_count()],
+        }
+    }
+}
+
+/// One thread's evaluator of a [`Game`].
+pub struct Machine<'g> {
+    game: &'g Game,
+    vals: Vec<bool>,
+    state: State,
+    next: State,
+    legal: Vec<Vec<u32>>,
+    joint: Vec<u32>,
+}
+
+/// The result of one random playout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Playout {
+    /// Joint moves played.
+    pub length: u32,
+    /// Goal per role at the end; `None` when the step limit was reached first.
+    pub goals: Option<Vec<i64>>,
+}
+
+impl<'g> Machine<'g> {
+    pub fn game(&self) -> &'g Game {
+        self.game
+    }
+
+    /// The state last given to [`Machine::set_state`].
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Loads a state and evaluates terminal, legal moves and weights.
+    pub fn set_state(&mut self, state: &State) {
+        self.state.bits.copy_from_slice(&state.bits);
+        self.load_state();
+    }
+
+    fn load_state(&mut self) {
+        let net = &self.game.net;
+        for i in 0..net.base.len() as u32 {
+            self.vals[(BASE0 + i) as usize] = self.state.get(i);
+        }
+        self.run(Plan::View);
+        for r in 0..net.roles.len() {
+            let legal = &mut self.legal[r];
+            legal.clear();
+            for (i, m) in net.roles[r].moves.iter().enumerate() {
+                if self.vals[m.legal as usize] {
+                    legal.push(i as u32);
+                }
+            }
+        }
+    }
+
+    pub fn is_terminal(&self) -> bool {
+        self.vals[self.game.net.terminal as usize]
+    }
+
+    /// The legal moves of a role in the loaded state, as move indices.
+    pub fn legal(&self, role: usize) -> &[u32] {
+        &self.legal[role]
+    }
+
+    /// The chance role's legal moves with their weights in the loaded state.
+    pub fn chance(&self) -> Result<Vec<(u32, u64)>, EngineError> {
+        let Some(r) = self.game.net.random else {
+            return Ok(Vec::new());
+        };
+        self.legal[r]
+            .iter()
+            .map(|&m| Ok((m, self.weight(m)?)))
+            .collect()
+    }
+
+    fn weight(&self, mv: u32) -> Result<u64, EngineError> {
+        let mut held = self.game.net.weights[mv as usize]
+            .iter()
+            .filter(|(s, _)| self.vals[*s as usize])
+            .map(|(_, w)| *w);
+        match (held.next(), held.next()) {
+            (None, _) => Ok(1),
+            (Some(w), None) if w > 0 => Ok(w as u64),
+            (first, second) => Err(EngineError::BadWeight {
+                mv: self.game.show_move(self.game.net.random.unwrap_or(0), mv),
+                weight: first
+                    .into_iter()
+                    .chain(second)
+                    .chain(held)
+                    .map(|w| w.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                state: self.game.show_state(&self.state),
+            }),
+        }
+    }
+
+    /// Goal of every role in the loaded state.
+    pub fn goals(&mut self) -> Result<Vec<i64>, EngineError> {
+        self.run(Plan::Goal);
+        let net = &self.game.net;
+        let mut out = Vec::with_capacity(net.roles.len());
+        for (r, role) in net.roles.iter().enumerate() {
+            let mut values = role
+                .goals
+                .iter()
+                .filter(|(s, _)| self.vals[*s as usize])
+                .map(|(_, v)| *v);
+            let state = || self.game.show_state(&self.state);
+            let name = || self.game.role_name(r);
+            let v = match (values.next(), values.next()) {
+                (None, _) => {
+                    return Err(EngineError::NoGoal {
+                        role: name(),
+                        state: state(),
+                    });
+                }
+                (Some(v), None) => v,
+                (Some(a), Some(b)) => {
+                    let rest: Vec<String> = [a, b]
+                        .into_iter()
+                        .chain(values)
+                        .map(|v| v.to_string())
+                        .collect();
+                    return Err(EngineError::SeveralGoals {
+                        role: name(),
+                        values: rest.join(", "),
+                        state: state(),
+                    });
+                }
+            };
+            if !(0..=100).contains(&v) {
+                return Err(EngineError::GoalRange {
+                    role: name(),
+                    value: v,
+                    state: state(),
+                });
+            }
+            out.push(v);
+        }
+        Ok(out)
+    }
+
+    /// An error if some role has no legal move (in a non-terminal state).
+    pub fn check_playable(&self) -> Result<(), EngineError> {
+        for r in 0..self.legal.len() {
+            if self.legal[r].is_empty() {
+                return Err(EngineError::NoLegalMove {
+                    role: self.game.role_name(r),
+                    state: self.game.show_state(&self.state),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The state after a joint move (one move index per role) from the loaded
+    /// state, written into `out`. Does not check legality.
+    pub fn next_into(&mut self, joint: &[u32], out: &mut State) {
+        let net = &self.game.net;
+        for (r, &m) in joint.iter().enumerate() {
+            self.vals[net.roles[r].moves[m as usize].does as usize] = true;
+        }
+        self.run(Plan::After);
+        out.clear();
+        for &(s, i) in &net.next {
+            if self.vals[s as usize] {
+                out.set(i);
+            }
+        }
+        for (r, &m) in joint.iter().enumerate() {
+            self.vals[net.roles[r].moves[m as usize].does as usize] = false;
+        }
+    }
+
+    pub fn next(&mut self, joint: &[u32]) -> State {
+        let mut out = State::empty(self.game.net.base.len());
+        self.next_into(joint, &mut out);
+        out
+    }
+
+    /// Checks a joint move against the loaded state's legal moves.
+    pub fn check_joint(&self, joint: &[u32]) -> Result<(), EngineError> {
+        for (r, &m) in joint.iter().enumerate() {
+            if !self.legal[r].contains(&m) {
+                return Err(EngineError::IllegalMove {
+                    role: self.game.role_name(r),
+                    mv: self.game.show_move(r, m),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Picks a random legal move for every role (the chance role by weight)
+    /// into the machine's joint-move buffer.
+    fn pick_random<R: Rng>(&mut self, rng: &mut R) -> Result<(), EngineError> {
+        for r in 0..self.legal.len() {
+            let legal = &self.legal[r];
+            if legal.is_empty() {
+                return self.check_playable();
+            }
+            self.joint[r] = if Some(r) == self.game.net.random && legal.len() > 1 {
+                let mut total = 0u64;
+                for &m in legal {
+                    total += self.weight(m)?;
+                }
+                let mut x = rng.random_range(0..total);
+                let mut pick = legal[legal.len() - 1];
+                for &m in legal {
+                    let w = self.weight(m)?;
+                    if x < w {
+                        pick = m;
+                        break;
+                    }
+                    x -= w;
+                }
+                pick
+            } else {
+                legal[rng.random_range(0..legal.len())]
+            };
+        }
+        Ok(())
+    }
+
+    /// Plays random moves from `state` to the end (or `max_steps` joint moves).
+    pub fn playout<R: Rng>(
+        &mut self,
+        state: &State,
+        rng: &mut R,
+        max_steps: u32,
+    ) -> Result<Playout, EngineError> {
+        self.set_state(state);
+        let mut length = 0;
+        while !self.is_terminal() {
+            if length == max_steps {
+                return Ok(Playout {
+                    length,
+                    goals: None,
+                });
+            }
+            self.pick_random(rng)?;
+            let joint = std::mem::take(&mut self.joint);
+            let mut next = std::mem::replace(&mut self.next, State::empty(0));
+            self.next_into(&joint, &mut next);
+            self.joint = joint;
+            std::mem::swap(&mut self.state, &mut next);
+            self.next = next;
+            self.load_state();
+            length += 1;
+        }
+        Ok(Playout {
+            length,
+            goals: Some(self.goals()?),
+        })
+    }
+
+    /// A random joint move for the loaded state.
+    pub fn random_joint<R: Rng>(&mut self, rng: &mut R) -> Result<Vec<u32>, EngineError> {
+        self.pick_random(rng)?;
+        Ok(self.joint.clone())
+    }
+
+    fn run(&mut self, plan: Plan) {
+        let net = &self.game.net;
+        let steps = match plan {
+            Plan::View => &net.view,
+            Plan::Goal => &net.goal,
+            Plan::After => &net.after,
+        };
+        for step in steps {
+            match *step {
+                PlanStep::One(s) => self.vals[s as usize] = eval_slot(net, &self.vals, s),
+                PlanStep::Fixpoint(a, b) => {
+                    self.vals[a as usize..b as usize].fill(false);
+                    loop {
+                        let mut changed = false;
+                        for s in a..b {
+                            let v = eval_slot(net, &self.vals, s);
+                            if v != self.vals[s as usize] {
+                                self.vals[s as usize] = v;
+                                changed = true;
+                            }
+                        }
+                        if !changed {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Plan {
+    View,
+    Goal,
+    After,
+}
+
+#[inline]
+fn eval_slot(net: &Net, vals: &[bool], s: u32) -> bool {
+    let d = (s - net.first_derived) as usize;
+    let (r0, r1) = (net.slot_rules[d] as usize, net.slot_rules[d + 1] as usize);
+    (r0..r1).any(|r| {
+        let (l0, l1) = (net.rule_lits[r] as usize, net.rule_lits[r + 1] as usize);
+        net.lits[l0..l1]
+            .iter()
+            .all(|&l| vals[(l >> 1) as usize] != (l & 1 == 1))
+    })
+}

@@ -1,0 +1,407 @@
+//! Preparing non-ground rules for instantiation.
+//!
+//! In: AST rules. Out: [`Prepared`] rules: disjunctions expanded into separate
+//! bodies, negations pushed onto atoms and comparisons, arithmetic inside body
+//! atoms moved into comparisons, terms turned into [`Pat`]terns over numbered
+//! variables with ground parts interned, and for every positive literal a join
+//! plan that starts from it.
+
+use super::terms::{GTerm, TermId, TermTable};
+use crate::diag::{Diagnostic, codes};
+use crate::syntax::{ArithOp, Atom, CmpOp, Literal, Rule, Span, Sym, Term, TermKind};
+use indexmap::IndexMap;
+
+/// Most alternative bodies one rule may expand into through `or`.
+const MAX_ALTERNATIVES: usize = 4096;
+
+/// A term pattern: variables are numbered per rule.
+#[derive(Clone, Debug)]
+pub enum Pat {
+    Var(u32),
+    Ground(TermId),
+    App(Sym, Box<[Pat]>),
+    Arith(ArithOp, Box<Pat>, Box<Pat>),
+}
+
+impl Pat {
+    fn vars(&self, out: &mut Vec<u32>) {
+        match self {
+            Pat::Var(v) => out.push(*v),
+            Pat::Ground(_) => {}
+            Pat::App(_, args) => args.iter().for_each(|a| a.vars(out)),
+            Pat::Arith(_, a, b) => {
+                a.vars(out);
+                b.vars(out);
+            }
+        }
+    }
+
+    fn all_bound(&self, bound: &[bool]) -> bool {
+        let mut vs = Vec::new();
+        self.vars(&mut vs);
+        vs.iter().all(|v| bound[*v as usize])
+    }
+}
+
+/// A relation is a name and an arity.
+pub type RelKey = (Sym, usize);
+
+#[derive(Clone, Debug)]
+pub struct PAtom {
+    pub rel: RelKey,
+    pub args: Box<[Pat]>,
+}
+
+#[derive(Clone, Debug)]
+pub struct PCmp {
+    pub op: CmpOp,
+    pub left: Pat,
+    pub right: Pat,
+}
+
+/// One step of a join plan.
+#[derive(Clone, Copy, Debug)]
+pub enum Step {
+    /// Match positive literal `i` against the facts of its relation.
+    Match(usize),
+    /// Evaluate comparison `i` (both sides bound).
+    Filter(usize),
+    /// Comparison `i` is `=` with its right side bound: unify the left side with it.
+    BindLeft(usize),
+    /// Comparison `i` is `=` with its left side bound: unify the right side.
+    BindRight(usize),
+}
+
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub head: PAtom,
+    pub pos: Vec<PAtom>,
+    pub neg: Vec<PAtom>,
+    pub cmps: Vec<PCmp>,
+    pub vars: usize,
+    pub span: Span,
+    /// `plans[i]` starts with `Match(i)`; `plans` has one plan when `pos` is empty.
+    pub plans: Vec<Vec<Step>>,
+    /// Synthetic bridge rules (`true` from `init`/`next`, `does` from `legal`)
+    /// feed the relaxed model but are not part of the ground program.
+    pub bridge: bool,
+}
+
+struct Builder<'a> {
+    terms: &'a mut TermTable,
+    vars: IndexMap<Sym, u32>,
+    extra: u32,
+    cmps: Vec<PCmp>,
+}
+
+impl Builder<'_> {
+    fn var(&mut self, s: Sym) -> u32 {
+        let n = self.vars.len() as u32;
+        *self.vars.entry(s).or_insert(n)
+    }
+
+    fn fresh(&mut self) -> u32 {
+        self.extra += 1;
+        u32::MAX - self.extra
+    }
+
+    /// A pattern; `lift` moves arithmetic into a binding comparison.
+    fn pat(&mut self, t: &Term, lift: bool) -> Pat {
+        match &t.kind {
+            TermKind::Var(v) => Pat::Var(self.var(*v)),
+            TermKind::Const(s) => Pat::Ground(self.terms.intern(GTerm::Sym(*s))),
+            TermKind::Int(i) => Pat::Ground(self.terms.intern(GTerm::Int(*i))),
+            TermKind::App(f, args) => {
+                let args: Box<[Pat]> = args.iter().map(|a| self.pat(a, lift)).collect();
+                if args.iter().all(|a| matches!(a, Pat::Ground(_))) {
+                    let ids = args
+                        .iter()
+                        .map(|a| match a {
+                            Pat::Ground(id) => *id,
+                            _ => unreachable!("checked all ground"),
+                        })
+                        .collect();
+                    Pat::Ground(self.terms.intern(GTerm::App(*f, ids)))
+                } else {
+                    Pat::App(*f, args)
+                }
+            }
+            TermKind::Arith(op, a, b) => {
+                let e = Pat::Arith(
+                    *op,
+                    Box::new(self.pat(a, false)),
+                    Box::new(self.pat(b, false)),
+                );
+                if lift {
+                    let v = Pat::Var(self.fresh());
+                    self.cmps.push(PCmp {
+                        op: CmpOp::Eq,
+                        left: v.clone(),
+                        right: e,
+                    });
+                    v
+                } else {
+                    e
+                }
+            }
+        }
+    }
+
+    fn atom(&mut self, a: &Atom, lift: bool) -> PAtom {
+        PAtom {
+            rel: (a.rel, a.args.len()),
+            args: a.args.iter().map(|t| self.pat(t, lift)).collect(),
+        }
+    }
+}
+
+/// A literal after pushing negation inward.
+enum Flat<'a> {
+    Pos(&'a Atom),
+    Neg(&'a Atom),
+    Cmp(CmpOp, &'a Term, &'a Term),
+}
+
+fn negate(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+    }
+}
+
+/// Expands a body into its alternatives (disjunctive normal form).
+fn expand<'a>(
+    body: &'a [Literal],
+    negated: bool,
+    out: &mut Vec<Vec<Flat<'a>>>,
+) -> Result<(), Diagnostic> {
+    for lit in body {
+        match (lit, negated) {
+            (Literal::Pos(a), false) => out.iter_mut().for_each(|b| b.push(Flat::Pos(a))),
+            (Literal::Pos(a), true) => out.iter_mut().for_each(|b| b.push(Flat::Neg(a))),
+            (Literal::Cmp(op, l, r, _), n) => {
+                let op = if n { negate(*op) } else { *op };
+                out.iter_mut().for_each(|b| b.push(Flat::Cmp(op, l, r)));
+            }
+            (Literal::Not(inner, _), n) => expand(std::slice::from_ref(inner), !n, out)?,
+            (Literal::Or(alts, span), false) => {
+                let mut next = Vec::new();
+                for alt in alts {
+                    let mut copy: Vec<Vec<Flat<'a>>> = out
+                        .iter()
+                        .map(|b| b.iter().map(Flat::clone_ref).collect())
+                        .collect();
+                    expand(alt, false, &mut copy)?;
+                    next.extend(copy);
+                    if next.len() > MAX_ALTERNATIVES {
+                        return Err(Diagnostic::error(
+                            codes::GROUNDING,
+                            *span,
+                            format!(
+                                "this rule expands into more than {MAX_ALTERNATIVES} alternatives"
+                            ),
+                        ));
+                    }
+                }
+                *out = next;
+            }
+            (Literal::Or(alts, span), true) => {
+                // not (a ; b) = not a, not b; a conjunction inside is not supported.
+                for alt in alts {
+                    if alt.len() != 1 {
+                        return Err(Diagnostic::error(
+                            codes::GROUNDING,
+                            *span,
+                            "a negated disjunction may only contain single literals",
+                        ));
+                    }
+                    expand(alt, true, out)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Flat<'_> {
+    fn clone_ref(&self) -> Self {
+        match self {
+            Flat::Pos(a) => Flat::Pos(a),
+            Flat::Neg(a) => Flat::Neg(a),
+            Flat::Cmp(op, l, r) => Flat::Cmp(*op, l, r),
+        }
+    }
+}
+
+/// Prepares one AST rule: one [`Prepared`] per alternative body.
+pub fn prepare(rule: &Rule, terms: &mut TermTable) -> Result<Vec<Prepared>, Diagnostic> {
+    let mut alts = vec![Vec::new()];
+    expand(&rule.body, false, &mut alts)?;
+    let mut out = Vec::new();
+    for body in alts {
+        let mut b = Builder {
+            terms,
+            vars: IndexMap::new(),
+            extra: 0,
+            cmps: Vec::new(),
+        };
+        let mut pos = Vec::new();
+        let mut neg = Vec::new();
+        let mut cmps = Vec::new();
+        for lit in &body {
+            match lit {
+                Flat::Pos(a) => pos.push(b.atom(a, true)),
+                Flat::Neg(a) => neg.push(b.atom(a, false)),
+                Flat::Cmp(op, l, r) => {
+                    let left = b.pat(l, false);
+                    let right = b.pat(r, false);
+                    cmps.push(PCmp {
+                        op: *op,
+                        left,
+                        right,
+                    });
+                }
+            }
+        }
+        let head = b.atom(&rule.head, false);
+        cmps.append(&mut b.cmps);
+        // Renumber the lifted variables densely after the named ones.
+        let named = b.vars.len() as u32;
+        let extra = b.extra;
+        let renumber = |p: &mut Pat| renumber_pat(p, named, extra);
+        pos.iter_mut()
+            .for_each(|a| a.args.iter_mut().for_each(renumber));
+        cmps.iter_mut().for_each(|c| {
+            renumber(&mut c.left);
+            renumber(&mut c.right);
+        });
+        let vars = (named + extra) as usize;
+        let mut prepared = Prepared {
+            head,
+            pos,
+            neg,
+            cmps,
+            vars,
+            span: rule.span,
+            plans: Vec::new(),
+            bridge: false,
+        };
+        prepared.plans = plans(&prepared).map_err(|what| {
+            Diagnostic::error(
+                codes::UNSAFE,
+                rule.span,
+                format!("this rule is unsafe: {what}"),
+            )
+        })?;
+        out.push(prepared);
+    }
+    Ok(out)
+}
+
+fn renumber_pat(p: &mut Pat, named: u32, extra: u32) {
+    match p {
+        Pat::Var(v) if *v > u32::MAX - extra - 1 => *v = named + (u32::MAX - *v) - 1,
+        Pat::Var(_) | Pat::Ground(_) => {}
+        Pat::App(_, args) => args.iter_mut().for_each(|a| renumber_pat(a, named, extra)),
+        Pat::Arith(_, a, b) => {
+            renumber_pat(a, named, extra);
+            renumber_pat(b, named, extra);
+        }
+    }
+}
+
+/// One join plan per positive literal (or one plan if there is none): match
+/// the starting literal, then always do the cheapest next thing: a
+/// comparison whose variables are bound, a binding `=`, or the positive
+/// literal with the most bound arguments.
+pub fn plans(rule: &Prepared) -> Result<Vec<Vec<Step>>, &'static str> {
+    let starts: Vec<Option<usize>> = if rule.pos.is_empty() {
+        vec![None]
+    } else {
+        (0..rule.pos.len()).map(Some).collect()
+    };
+    starts.into_iter().map(|s| plan_from(rule, s)).collect()
+}
+
+fn plan_from(rule: &Prepared, start: Option<usize>) -> Result<Vec<Step>, &'static str> {
+    let mut bound = vec![false; rule.vars];
+    let mut used_pos = vec![false; rule.pos.len()];
+    let mut used_cmp = vec![false; rule.cmps.len()];
+    let mut steps = Vec::new();
+    let bind = |bound: &mut Vec<bool>, p: &Pat| {
+        let mut vs = Vec::new();
+        p.vars(&mut vs);
+        vs.into_iter().for_each(|v| bound[v as usize] = true);
+    };
+    if let Some(i) = start {
+        used_pos[i] = true;
+        steps.push(Step::Match(i));
+        rule.pos[i].args.iter().for_each(|a| bind(&mut bound, a));
+    }
+    loop {
+        let mut progressed = false;
+        for (i, c) in rule.cmps.iter().enumerate() {
+            if used_cmp[i] {
+                continue;
+            }
+            let (l, r) = (c.left.all_bound(&bound), c.right.all_bound(&bound));
+            let step = match (l, r, c.op) {
+                (true, true, _) => Step::Filter(i),
+                (false, true, CmpOp::Eq) if !matches!(c.left, Pat::Arith(..)) => Step::BindLeft(i),
+                (true, false, CmpOp::Eq) if !matches!(c.right, Pat::Arith(..)) => {
+                    Step::BindRight(i)
+                }
+                _ => continue,
+            };
+            used_cmp[i] = true;
+            bind(&mut bound, &c.left);
+            bind(&mut bound, &c.right);
+            steps.push(step);
+            progressed = true;
+        }
+        if progressed {
+            continue;
+        }
+        // Prefer a literal that is a pure test, then the one with the most
+        // bound variables and the fewest unbound ones.
+        let best = (0..rule.pos.len())
+            .filter(|i| !used_pos[*i])
+            .max_by_key(|i| {
+                let mut vs = Vec::new();
+                rule.pos[*i].args.iter().for_each(|a| a.vars(&mut vs));
+                vs.sort_unstable();
+                vs.dedup();
+                let known = vs.iter().filter(|v| bound[**v as usize]).count();
+                let unknown = vs.len() - known;
+                (
+                    unknown == 0,
+                    known,
+                    std::cmp::Reverse(unknown),
+                    std::cmp::Reverse(*i),
+                )
+            });
+        match best {
+            Some(i) => {
+                used_pos[i] = true;
+                steps.push(Step::Match(i));
+                rule.pos[i].args.iter().for_each(|a| bind(&mut bound, a));
+            }
+            None => break,
+        }
+    }
+    if used_cmp.iter().any(|u| !u) {
+        return Err("a comparison has a variable that no positive literal binds");
+    }
+    let all_bound = |a: &PAtom| a.args.iter().all(|p| p.all_bound(&bound));
+    if !rule.neg.iter().all(all_bound) {
+        return Err("a negated literal has a variable that no positive literal binds");
+    }
+    if !all_bound(&rule.head) {
+        return Err("the head has a variable that no positive literal binds");
+    }
+    Ok(steps)
+}

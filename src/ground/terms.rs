@@ -1,0 +1,127 @@
+//! Hash-consed ground terms.
+//!
+//! In: symbols and integers. Out: [`TermId`]s, one per distinct ground term,
+//! so equality of terms is equality of ids. Holds: a term's arguments are
+//! interned before the term itself, so ids grow with nesting; the depth of
+//! every term is kept to stop runaway nesting during grounding.
+
+use crate::syntax::{Sym, Symbols, Syntax};
+use rustc_hash::FxHashMap;
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TermId(pub u32);
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GTerm {
+    Sym(Sym),
+    Int(i64),
+    App(Sym, Box<[TermId]>),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct TermTable {
+    terms: Vec<GTerm>,
+    depths: Vec<u32>,
+    ids: FxHashMap<GTerm, TermId>,
+}
+
+impl TermTable {
+    pub fn intern(&mut self, term: GTerm) -> TermId {
+        if let Some(&id) = self.ids.get(&term) {
+            return id;
+        }
+        let depth = match &term {
+            GTerm::App(_, args) => 1 + args.iter().map(|a| self.depth(*a)).max().unwrap_or(0),
+            _ => 0,
+        };
+        let id = TermId(self.terms.len() as u32);
+        self.terms.push(term.clone());
+        self.depths.push(depth);
+        self.ids.insert(term, id);
+        id
+    }
+
+    pub fn get(&self, term: &GTerm) -> Option<TermId> {
+        self.ids.get(term).copied()
+    }
+
+    pub fn term(&self, id: TermId) -> &GTerm {
+        &self.terms[id.0 as usize]
+    }
+
+    pub fn depth(&self, id: TermId) -> u32 {
+        self.depths[id.0 as usize]
+    }
+
+    pub fn int(&self, id: TermId) -> Option<i64> {
+        match self.term(id) {
+            GTerm::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// An integer value, also read from a KIF constant spelled as digits
+    /// (goal values and weights in KIF are symbols such as `100`).
+    pub fn int_value(&self, id: TermId, symbols: &Symbols) -> Option<i64> {
+        match self.term(id) {
+            GTerm::Int(i) => Some(*i),
+            GTerm::Sym(s) => symbols.name(*s).parse().ok(),
+            GTerm::App(..) => None,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.terms.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// A printable view of a term in the given syntax.
+    pub fn show<'a>(&'a self, id: TermId, symbols: &'a Symbols, syntax: Syntax) -> ShowTerm<'a> {
+        ShowTerm {
+            table: self,
+            id,
+            symbols,
+            syntax,
+        }
+    }
+}
+
+pub struct ShowTerm<'a> {
+    table: &'a TermTable,
+    id: TermId,
+    symbols: &'a Symbols,
+    syntax: Syntax,
+}
+
+impl fmt::Display for ShowTerm<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sub = |id| ShowTerm { id, ..*self };
+        match self.table.term(self.id) {
+            GTerm::Sym(s) => f.write_str(self.symbols.name(*s)),
+            GTerm::Int(i) => write!(f, "{i}"),
+            GTerm::App(name, args) => match self.syntax {
+                Syntax::Kif => {
+                    write!(f, "({}", self.symbols.name(*name))?;
+                    for a in args.iter() {
+                        write!(f, " {}", sub(*a))?;
+                    }
+                    f.write_str(")")
+                }
+                Syntax::Rules => {
+                    write!(f, "{}(", self.symbols.name(*name))?;
+                    for (i, a) in args.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str(", ")?;
+                        }
+                        write!(f, "{}", sub(*a))?;
+                    }
+                    f.write_str(")")
+                }
+            },
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! The whole front half of the pipeline in one call: read, check, ground,
+//! compile.
+//!
+//! In: a path (or text), a syntax, parameter overrides. Out: a ready
+//! [`Game`] with any warnings, or every diagnostic that stopped it; in both
+//! cases the [`SourceMap`] the diagnostics point into.
+
+use crate::diag::{Diagnostic, has_errors};
+use crate::engine::Game;
+use crate::ground::Limits;
+use crate::syntax::{self, Overrides, Program, SourceMap, Syntax};
+use std::path::Path;
+
+pub struct Loaded {
+    pub game: Game,
+    pub sources: SourceMap,
+    pub warnings: Vec<Diagnostic>,
+}
+
+pub struct Failed {
+    pub sources: SourceMap,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Opens a game file; `syntax` defaults to the one the extension implies.
+pub fn open(path: &Path, syntax: Option<Syntax>, overrides: &Overrides) -> Result<Loaded, Failed> {
+    let mut sources = SourceMap::default();
+    let syntax = syntax.unwrap_or_else(|| syntax::syntax_of(path));
+    match syntax::load(&mut sources, path, syntax, overrides) {
+        Ok(program) => build(program, sources),
+        Err(diagnostics) => Err(Failed {
+            sources,
+            diagnostics,
+        }),
+    }
+}
+
+/// Opens a game held in memory.
+pub fn open_str(name: &str, text: &str, syntax: Syntax) -> Result<Loaded, Failed> {
+    let mut sources = SourceMap::default();
+    match syntax::parse_str(&mut sources, name, text, syntax) {
+        Ok(program) => build(program, sources),
+        Err(diagnostics) => Err(Failed {
+            sources,
+            diagnostics,
+        }),
+    }
+}
+
+/// Checks, grounds and compiles a parsed program.
+pub fn build(program: Program, sources: SourceMap) -> Result<Loaded, Failed> {
+    let mut diagnostics = crate::check::check(&program);
+    if has_errors(&diagnostics) {
+        return Err(Failed {
+            sources,
+            diagnostics,
+        });
+    }
+    match Game::new(&program, &Limits::default()) {
+        Ok(game) => Ok(Loaded {
+            game,
+            sources,
+            warnings: diagnostics,
+        }),
+        Err(mut errors) => {
+            diagnostics.append(&mut errors);
+            Err(Failed {
+                sources,
+                diagnostics,
+            })
+        }
+    }
+}
