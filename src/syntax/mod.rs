@@ -13,7 +13,7 @@ mod source;
 pub use ast::*;
 pub use source::{SourceFile, SourceMap};
 
-use crate::diag::{codes, Diagnostic};
+use crate::diag::{Diagnostic, codes};
 use std::path::Path;
 
 /// The syntax a path's extension implies: `.kif` and `.gdl` are KIF,
@@ -61,10 +61,39 @@ pub fn parse_str(
     }
 }
 
+/// Reads one term (a move, a fact) typed by a user, in a program's syntax.
+pub fn parse_term(
+    sources: &SourceMap,
+    file: FileId,
+    syntax: Syntax,
+    symbols: &mut Symbols,
+) -> Result<Term, Diagnostic> {
+    match syntax {
+        Syntax::Kif => kif::parse_term(sources, file, symbols),
+        Syntax::Rules => rules::parse_term(sources, file, symbols),
+    }
+}
+
+/// Reads one literal (a query) typed by a user, in a program's syntax.
+pub fn parse_literal(
+    sources: &SourceMap,
+    file: FileId,
+    syntax: Syntax,
+    symbols: &mut Symbols,
+) -> Result<Literal, Diagnostic> {
+    match syntax {
+        Syntax::Kif => kif::parse_literal(sources, file, symbols),
+        Syntax::Rules => rules::parse_literal(sources, file, symbols),
+    }
+}
+
 /// Reads a file as UTF-8 text, as a diagnostic on failure.
 pub fn read_source(path: &Path) -> Result<String, Diagnostic> {
     let bytes = std::fs::read(path).map_err(|e| {
-        Diagnostic::global(codes::SYNTAX, format!("cannot read {}: {e}", path.display()))
+        Diagnostic::global(
+            codes::SYNTAX,
+            format!("cannot read {}: {e}", path.display()),
+        )
     })?;
     String::from_utf8(bytes).map_err(|e| {
         Diagnostic::global(
@@ -144,7 +173,11 @@ pub fn pest_diagnostic<R: pest::RuleType>(
                 (0, true) => "unexpected input".to_string(),
                 (0, false) => format!(
                     "unexpected {}",
-                    negatives.iter().map(&describe).collect::<Vec<_>>().join(" or ")
+                    negatives
+                        .iter()
+                        .map(&describe)
+                        .collect::<Vec<_>>()
+                        .join(" or ")
                 ),
                 (1, _) => format!("expected {}", want[0]),
                 _ => {

@@ -1,9 +1,36 @@
-//! Reader for the native rule language (`.rules`). Being written.
+//! Reader for the native rule language (`.rules`); see `docs/LANGUAGE.md`.
+//!
+//! In: a file (and the files it `extends`) or a text, plus parameter overrides.
+//! Out: a [`Program`] of core rules only: every declaration (`roles`, `turn`,
+//! `board`, `region`, `pieces`, `dice`, `track`) is desugared into plain facts
+//! and rules here, and `game`, `param`, `board` and `draw` fill [`Meta`].
+//! Holds: every node carries the span of the user's text that made it; all
+//! errors of all files are returned together; no input panics or runs
+//! unbounded (nesting, operator chains, ranges, boards, dice and `extends`
+//! chains are all bounded).
+//!
+//! Stages: [`parser`] (text → statements) → [`resolve`] here (`extends`,
+//! sections, parameters) → [`lower`] (surface terms → core terms) and
+//! [`desugar`] (declarations → rules).
 
-use super::{FileId, Overrides, Program, SourceMap};
-use crate::diag::{codes, Diagnostic};
-use std::path::Path;
+mod desugar;
+mod lower;
+mod parser;
 
+pub use lower::Value;
+
+use super::ast::*;
+use super::{Overrides, SourceMap};
+use crate::diag::{Diagnostic, codes};
+use indexmap::IndexMap;
+use lower::Lower;
+use parser::{ExKind, Stmt, StmtKind};
+use std::path::{Path, PathBuf};
+
+/// Longest chain of `extends`.
+pub const MAX_EXTENDS: usize = 32;
+
+/// Reads a `.rules` file, the files it extends, and applies `overrides`.
 pub fn load(
     sources: &mut SourceMap,
     path: &Path,
@@ -14,10 +41,374 @@ pub fn load(
     parse_program(sources, file, overrides)
 }
 
+/// Reads a program already in `sources`. An `extends` path is taken
+/// relative to the folder of the file's path (the current folder for a bare
+/// name).
 pub fn parse_program(
-    _sources: &SourceMap,
-    _file: FileId,
-    _overrides: &Overrides,
+    sources: &mut SourceMap,
+    file: FileId,
+    overrides: &Overrides,
 ) -> Result<Program, Vec<Diagnostic>> {
-    Err(vec![Diagnostic::global(codes::SYNTAX, "native syntax not yet readable")])
+    let mut errors = Vec::new();
+    let mut stack = Vec::new();
+    let stmts = collect(sources, file, &mut stack, &mut errors);
+    let mut flat = Vec::new();
+    flatten(&stmts, &mut flat);
+    let params = parameters(&flat, overrides, &mut errors);
+    let mut symbols = Symbols::default();
+    let mut rules_errors = Vec::new();
+    let (rules, mut meta) = {
+        let lw = Lower {
+            symbols: &mut symbols,
+            params: &params,
+            errors: &mut rules_errors,
+        };
+        let mut ds = desugar::Desugar::new(lw);
+        ds.run(&flat);
+        (ds.rules, ds.meta)
+    };
+    errors.extend(rules_errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    meta.params = params
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_string()))
+        .collect();
+    Ok(Program {
+        syntax: Syntax::Rules,
+        symbols,
+        rules,
+        meta,
+    })
+}
+
+/// Reads one term typed by a user (a move, a fact), interning into `symbols`.
+pub fn parse_term(
+    sources: &SourceMap,
+    file: FileId,
+    symbols: &mut Symbols,
+) -> Result<Term, Diagnostic> {
+    let ex = parser::parse_single_term(&sources.file(file).text, file)?;
+    let params = IndexMap::new();
+    let mut errors = Vec::new();
+    let t = Lower {
+        symbols,
+        params: &params,
+        errors: &mut errors,
+    }
+    .term(&ex);
+    match errors.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(t),
+    }
+}
+
+/// Reads one literal typed by a user (a query), interning into `symbols`.
+pub fn parse_literal(
+    sources: &SourceMap,
+    file: FileId,
+    symbols: &mut Symbols,
+) -> Result<Literal, Diagnostic> {
+    let lit = parser::parse_single_literal(&sources.file(file).text, file)?;
+    let params = IndexMap::new();
+    let mut errors = Vec::new();
+    let l = Lower {
+        symbols,
+        params: &params,
+        errors: &mut errors,
+    }
+    .literal(&lit);
+    match (errors.into_iter().next(), l) {
+        (Some(e), _) => Err(e),
+        (None, Some(l)) => Ok(l),
+        (None, None) => Err(Diagnostic::global(codes::SYNTAX, "expected a literal")),
+    }
+}
+
+/// Prints a rule in the native syntax (for tests, `--explain` and debugging).
+pub fn show_rule(rule: &Rule, symbols: &Symbols) -> String {
+    let mut s = show_atom(&rule.head, symbols);
+    if !rule.body.is_empty() {
+        s.push_str(" :- ");
+        s.push_str(&show_body(&rule.body, symbols));
+    }
+    s.push('.');
+    s
+}
+
+fn show_term(t: &Term, symbols: &Symbols) -> String {
+    Show {
+        item: t,
+        symbols,
+        syntax: Syntax::Rules,
+    }
+    .to_string()
+}
+
+fn show_atom(a: &Atom, symbols: &Symbols) -> String {
+    let mut s = symbols.name(a.rel).to_string();
+    if !a.args.is_empty() {
+        let args: Vec<String> = a.args.iter().map(|t| show_term(t, symbols)).collect();
+        s = format!("{s}({})", args.join(", "));
+    }
+    s
+}
+
+fn show_body(body: &[Literal], symbols: &Symbols) -> String {
+    let lits: Vec<String> = body.iter().map(|l| show_literal(l, symbols)).collect();
+    lits.join(", ")
+}
+
+/// Prints a literal in the native syntax.
+pub fn show_literal(l: &Literal, symbols: &Symbols) -> String {
+    match l {
+        Literal::Pos(a) => show_atom(a, symbols),
+        Literal::Not(inner, _) => format!("not {}", show_literal(inner, symbols)),
+        Literal::Cmp(op, a, b, _) => format!(
+            "{} {} {}",
+            show_term(a, symbols),
+            op.as_str(),
+            show_term(b, symbols)
+        ),
+        Literal::Or(alts, _) => {
+            let alts: Vec<String> = alts.iter().map(|a| show_body(a, symbols)).collect();
+            format!("({})", alts.join(" ; "))
+        }
+    }
+}
+
+// ---------------------------------------------------------------- resolve
+
+/// The statements of `file` with its base merged in (recursively).
+fn collect(
+    sources: &mut SourceMap,
+    file: FileId,
+    stack: &mut Vec<PathBuf>,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<Stmt> {
+    let (stmts, errs) = parser::parse_file(&sources.file(file).text, file);
+    errors.extend(errs);
+    let mut extends = stmts.iter().filter_map(|s| match &s.kind {
+        StmtKind::Extends { path } => Some((path.clone(), s.span)),
+        _ => None,
+    });
+    let Some((path, span)) = extends.next() else {
+        return stmts;
+    };
+    if let Some((_, again)) = extends.next() {
+        errors.push(Diagnostic::error(
+            codes::EXTENDS,
+            again,
+            "a file extends at most one base",
+        ));
+    }
+    let own: Vec<Stmt> = stmts
+        .into_iter()
+        .filter(|s| !matches!(s.kind, StmtKind::Extends { .. }))
+        .collect();
+    let here = PathBuf::from(&sources.file(file).path);
+    let dir = here.parent().map(Path::to_path_buf).unwrap_or_default();
+    let target = dir.join(&path);
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    if stack.is_empty() {
+        stack.push(canon(&here));
+    }
+    let target_canon = canon(&target);
+    if let Some(i) = stack.iter().position(|p| *p == target_canon) {
+        let chain: Vec<String> = stack[i..]
+            .iter()
+            .chain(std::iter::once(&target_canon))
+            .map(|p| p.display().to_string())
+            .collect();
+        errors.push(
+            Diagnostic::error(codes::EXTENDS, span, "`extends` makes a cycle")
+                .with_note(chain.join(" extends ")),
+        );
+        return own;
+    }
+    if stack.len() >= MAX_EXTENDS {
+        errors.push(Diagnostic::error(
+            codes::EXTENDS,
+            span,
+            format!("more than {MAX_EXTENDS} files extend one another"),
+        ));
+        return own;
+    }
+    let text = match super::read_source(&target) {
+        Ok(t) => t,
+        Err(d) => {
+            errors.push(Diagnostic::error(codes::EXTENDS, span, d.message));
+            return own;
+        }
+    };
+    let base_file = sources.add(target.display().to_string(), text);
+    stack.push(target_canon);
+    let base = collect(sources, base_file, stack, errors);
+    stack.pop();
+    merge(base, own, errors)
+}
+
+/// A variant over its base: its `param`s change the base's values, its
+/// sections replace the base's sections of the same name, its `game` title
+/// replaces the base's, and everything else is added at the end.
+fn merge(mut base: Vec<Stmt>, own: Vec<Stmt>, errors: &mut Vec<Diagnostic>) -> Vec<Stmt> {
+    for stmt in own {
+        match &stmt.kind {
+            StmtKind::Param {
+                name, name_span, ..
+            } => match find_param(&mut base, name) {
+                Some(slot) => *slot = stmt,
+                None => errors.push(Diagnostic::error(
+                    codes::UNKNOWN_NAME,
+                    *name_span,
+                    format!("the base file has no parameter `{name}`"),
+                )),
+            },
+            StmtKind::Section {
+                name, name_span, ..
+            } => {
+                let slot = base
+                    .iter_mut()
+                    .find(|s| matches!(&s.kind, StmtKind::Section { name: n, .. } if n == name));
+                match slot {
+                    Some(slot) => *slot = stmt,
+                    None => errors.push(Diagnostic::error(
+                        codes::UNKNOWN_NAME,
+                        *name_span,
+                        format!("the base file has no section `{name}`"),
+                    )),
+                }
+            }
+            StmtKind::Decl(d) if d.keyword == "game" => {
+                let slot = base
+                    .iter_mut()
+                    .find(|s| matches!(&s.kind, StmtKind::Decl(b) if b.keyword == "game"));
+                match slot {
+                    Some(slot) => *slot = stmt,
+                    None => base.push(stmt),
+                }
+            }
+            _ => base.push(stmt),
+        }
+    }
+    base
+}
+
+fn find_param<'a>(stmts: &'a mut [Stmt], name: &str) -> Option<&'a mut Stmt> {
+    for s in stmts.iter_mut() {
+        let found = match &s.kind {
+            StmtKind::Param { name: n, .. } => n == name,
+            StmtKind::Section { .. } => false,
+            _ => false,
+        };
+        if found {
+            return Some(s);
+        }
+        if let StmtKind::Section { body, .. } = &mut s.kind
+            && let Some(p) = find_param(body, name)
+        {
+            return Some(p);
+        }
+    }
+    None
+}
+
+fn flatten<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a Stmt>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Section { body, .. } => flatten(body, out),
+            _ => out.push(s),
+        }
+    }
+}
+
+/// The final value of every parameter: declared defaults (each may use the
+/// parameters before it), then `overrides`.
+fn parameters(
+    flat: &[&Stmt],
+    overrides: &Overrides,
+    errors: &mut Vec<Diagnostic>,
+) -> IndexMap<String, Value> {
+    let mut params: IndexMap<String, Value> = IndexMap::new();
+    let mut given: IndexMap<&str, Value> = IndexMap::new();
+    for (name, value) in overrides {
+        match parse_value(value) {
+            Some(v) => {
+                given.insert(name, v);
+            }
+            None => errors.push(Diagnostic::global(
+                codes::DECLARATION,
+                format!("`--param {name}={value}`: a value is an integer or a lower-case name"),
+            )),
+        }
+    }
+    for s in flat {
+        let StmtKind::Param {
+            name,
+            name_span,
+            value,
+        } = &s.kind
+        else {
+            continue;
+        };
+        if params.contains_key(name) {
+            errors.push(Diagnostic::error(
+                codes::DECLARATION,
+                *name_span,
+                format!("parameter `{name}` is declared twice"),
+            ));
+            continue;
+        }
+        let v = if let Some(v) = given.get(name.as_str()) {
+            v.clone()
+        } else {
+            let mut symbols = Symbols::default();
+            let mut errs = Vec::new();
+            let t = Lower {
+                symbols: &mut symbols,
+                params: &params,
+                errors: &mut errs,
+            }
+            .term(value);
+            errors.extend(errs);
+            match t.kind {
+                TermKind::Int(i) => Value::Int(i),
+                TermKind::Const(c) => Value::Name(symbols.name(c).to_string()),
+                _ => {
+                    let what = match value.kind {
+                        ExKind::Range(..) => "a range",
+                        _ => "this",
+                    };
+                    errors.push(Diagnostic::error(
+                        codes::DECLARATION,
+                        value.span,
+                        format!("a parameter is an integer or a name, not {what}"),
+                    ));
+                    continue;
+                }
+            }
+        };
+        params.insert(name.clone(), v);
+    }
+    for name in given.keys() {
+        if !params.contains_key(*name) {
+            errors.push(Diagnostic::global(
+                codes::UNKNOWN_NAME,
+                format!("the game has no parameter `{name}`"),
+            ));
+        }
+    }
+    params
+}
+
+/// A value given on the command line: an integer or a lower-case name.
+fn parse_value(s: &str) -> Option<Value> {
+    if let Ok(i) = s.parse::<i64>() {
+        return Some(Value::Int(i));
+    }
+    let mut chars = s.chars();
+    let first = chars.next()?;
+    (first.is_ascii_lowercase() && chars.all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .then(|| Value::Name(s.to_string()))
 }

@@ -1,0 +1,726 @@
+//! Text → surface statements of the native language.
+//!
+//! In: the text of one file. Out: [`Stmt`]s with spans, still holding ranges,
+//! parameter names and declarations, plus every syntax error found.
+//! Holds: the file is parsed one statement at a time; after an error the
+//! reader skips to the end of that statement (the next `.` that is not part
+//! of `..`) and goes on, so all errors of a file are reported. `section NAME {`
+//! and `}` are recognised here, between statements. Nesting is bounded before
+//! pest sees the text, and so are operator chains, so no input overflows the
+//! stack.
+
+use super::super::ast::{ArithOp, CmpOp, FileId, Span};
+use super::super::{guard_nesting, pest_diagnostic};
+use crate::diag::{Diagnostic, codes};
+use pest::Parser;
+use pest::iterators::Pair;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "grammar/rules.pest"]
+struct RulesParser;
+
+/// Deepest bracket nesting accepted.
+pub const MAX_DEPTH: usize = 64;
+/// Longest chain of operators (`a + b + ...`, `not not ...`) in one term.
+pub const MAX_CHAIN: usize = 256;
+/// Errors reported per file before the reader gives up.
+pub const MAX_ERRORS: usize = 50;
+
+/// A surface term: a core term plus ranges, strings and parameter names.
+#[derive(Clone, Debug)]
+pub struct Ex {
+    pub kind: ExKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExKind {
+    Var(String),
+    /// A lower-case name: a constant, or a parameter's name.
+    Name(String),
+    Int(i64),
+    Str(String),
+    App(String, Vec<Ex>),
+    Arith(ArithOp, Box<Ex>, Box<Ex>),
+    Neg(Box<Ex>),
+    Range(Box<Ex>, Box<Ex>),
+}
+
+/// A surface literal of a rule body.
+#[derive(Clone, Debug)]
+pub enum Lit {
+    /// An atom, given as a term (a name or an application).
+    Atom(Ex),
+    Not(Box<Lit>, Span),
+    Cmp(CmpOp, Ex, Ex, Span),
+    Or(Vec<Vec<Lit>>, Span),
+}
+
+impl Lit {
+    pub fn span(&self) -> Span {
+        match self {
+            Lit::Atom(e) => e.span,
+            Lit::Not(_, s) | Lit::Cmp(_, _, _, s) | Lit::Or(_, s) => *s,
+        }
+    }
+}
+
+/// One part of a declaration: what follows its keyword, a `:` or an option
+/// word, as comma-separated items of juxtaposed terms.
+#[derive(Clone, Debug)]
+pub struct Part {
+    /// `""` for the part right after the keyword, `":"`, or the option word.
+    pub word: String,
+    pub span: Span,
+    pub items: Vec<Vec<Ex>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Decl {
+    pub keyword: String,
+    pub keyword_span: Span,
+    /// The text of `game "..."`.
+    pub text: Option<(String, Span)>,
+    pub parts: Vec<Part>,
+}
+
+impl Decl {
+    pub fn part(&self, word: &str) -> Option<&Part> {
+        self.parts.iter().find(|p| p.word == word)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Clause {
+        head: Ex,
+        body: Vec<Lit>,
+    },
+    Decl(Decl),
+    Param {
+        name: String,
+        name_span: Span,
+        value: Ex,
+    },
+    Extends {
+        path: String,
+    },
+    Section {
+        name: String,
+        name_span: Span,
+        body: Vec<Stmt>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+/// The user's words for every grammar rule.
+pub fn describe(rule: &Rule) -> String {
+    match rule {
+        Rule::WHITESPACE | Rule::COMMENT | Rule::ident_char => "a space".into(),
+        Rule::kw_not => "`not`".into(),
+        Rule::kw_mod => "`mod`".into(),
+        Rule::kw_true | Rule::kw_next | Rule::kw_init | Rule::sugar => {
+            "`true`, `next` or `init`".into()
+        }
+        Rule::name => "a name".into(),
+        Rule::variable => "a variable".into(),
+        Rule::integer => "an integer".into(),
+        Rule::string | Rule::text => "a string".into(),
+        Rule::expr
+        | Rule::primary
+        | Rule::product
+        | Rule::unary
+        | Rule::paren
+        | Rule::compound
+        | Rule::arg
+        | Rule::item
+        | Rule::items
+        | Rule::single_term => "a term".into(),
+        Rule::add_op => "`+` or `-`".into(),
+        Rule::mul_op => "`*`, `/` or `mod`".into(),
+        Rule::minus => "`-`".into(),
+        Rule::args => "`(`".into(),
+        Rule::range => "`..`".into(),
+        Rule::cmp_op => "a comparison".into(),
+        Rule::literal | Rule::body | Rule::single_literal => "a literal".into(),
+        Rule::head | Rule::clause | Rule::statement => "a rule or a declaration".into(),
+        Rule::decl_kw | Rule::declaration => "a declaration".into(),
+        Rule::option => "a declaration word (`at`, `as`, `from`, `using`, ...)".into(),
+        Rule::colon => "`:`".into(),
+        Rule::kw_param | Rule::param => "`param`".into(),
+        Rule::kw_extends | Rule::extends => "`extends`".into(),
+        Rule::stop => "`.`".into(),
+        Rule::EOI => "end of input".into(),
+    }
+}
+
+/// Parses a whole file into statements, collecting every error.
+pub fn parse_file(text: &str, file: FileId) -> (Vec<Stmt>, Vec<Diagnostic>) {
+    let mut reader = Reader {
+        file,
+        errors: Vec::new(),
+        anon: 0,
+    };
+    if let Err(d) = guard_nesting(text, file, MAX_DEPTH, &[('(', ')'), ('{', '}')], "%") {
+        return (Vec::new(), vec![d]);
+    }
+    // A stack of open sections: (name, name span, start, statements).
+    let mut stack: Vec<(String, Span, usize, Vec<Stmt>)> = Vec::new();
+    let mut top: Vec<Stmt> = Vec::new();
+    let mut pos = 0;
+    loop {
+        pos = skip_blank(text, pos);
+        if pos >= text.len() || reader.errors.len() >= MAX_ERRORS {
+            break;
+        }
+        let rest = &text[pos..];
+        if let Some((name, name_at, len)) = section_open(rest) {
+            if !stack.is_empty() {
+                reader.error(
+                    Span::new(file, pos, pos + 7),
+                    "a section cannot contain another section",
+                );
+            }
+            let span = Span::new(file, pos + name_at, pos + name_at + name.len());
+            stack.push((name, span, pos, Vec::new()));
+            pos += len;
+            continue;
+        }
+        if rest.starts_with('}') {
+            match stack.pop() {
+                Some((name, name_span, start, body)) => {
+                    let stmt = Stmt {
+                        kind: StmtKind::Section {
+                            name,
+                            name_span,
+                            body,
+                        },
+                        span: Span::new(file, start, pos + 1),
+                    };
+                    match stack.last_mut() {
+                        Some(outer) => outer.3.push(stmt),
+                        None => top.push(stmt),
+                    }
+                }
+                None => reader.error(Span::new(file, pos, pos + 1), "`}` without a section"),
+            }
+            pos += 1;
+            continue;
+        }
+        match RulesParser::parse(Rule::statement, rest) {
+            Ok(mut pairs) => {
+                let pair = pairs.next().expect("pest returns the start rule");
+                let len = pair.as_span().end();
+                if let Some(stmt) = reader.statement(pair, pos) {
+                    match stack.last_mut() {
+                        Some(outer) => outer.3.push(stmt),
+                        None => top.push(stmt),
+                    }
+                }
+                pos += len.max(1);
+            }
+            Err(e) => {
+                let mut d = pest_diagnostic(e, file, describe);
+                if let Some(s) = d.span.as_mut() {
+                    s.start += pos as u32;
+                    s.end += pos as u32;
+                    s.end = s.end.min(text.len() as u32).max(s.start);
+                }
+                reader.errors.push(d);
+                pos = statement_end(text, pos);
+            }
+        }
+    }
+    for (_, span, _, _) in stack {
+        reader.error(span, "this section is never closed with `}`");
+    }
+    (top, reader.errors)
+}
+
+/// Parses one term typed by a user.
+pub fn parse_single_term(text: &str, file: FileId) -> Result<Ex, Diagnostic> {
+    guard_nesting(text, file, MAX_DEPTH, &[('(', ')')], "%")?;
+    let mut pairs = RulesParser::parse(Rule::single_term, text)
+        .map_err(|e| pest_diagnostic(e, file, describe))?;
+    let mut reader = Reader {
+        file,
+        errors: Vec::new(),
+        anon: 0,
+    };
+    let top = pairs.next().expect("pest returns the start rule");
+    let expr = top
+        .into_inner()
+        .next()
+        .expect("grammar: single_term has an expr");
+    let ex = reader.expr(expr, 0);
+    match reader.errors.pop() {
+        Some(d) => Err(d),
+        None => Ok(ex),
+    }
+}
+
+/// Parses one body literal typed by a user.
+pub fn parse_single_literal(text: &str, file: FileId) -> Result<Lit, Diagnostic> {
+    guard_nesting(text, file, MAX_DEPTH, &[('(', ')')], "%")?;
+    let mut pairs = RulesParser::parse(Rule::single_literal, text)
+        .map_err(|e| pest_diagnostic(e, file, describe))?;
+    let mut reader = Reader {
+        file,
+        errors: Vec::new(),
+        anon: 0,
+    };
+    let top = pairs.next().expect("pest returns the start rule");
+    let lit = top
+        .into_inner()
+        .next()
+        .expect("grammar: single_literal has a literal");
+    let lit = reader.literal(lit, 0);
+    match reader.errors.pop() {
+        Some(d) => Err(d),
+        None => Ok(lit),
+    }
+}
+
+/// Skips spaces and `%` comments.
+fn skip_blank(text: &str, mut pos: usize) -> usize {
+    let bytes = text.as_bytes();
+    while pos < bytes.len() {
+        match bytes[pos] {
+            b' ' | b'\t' | b'\r' | b'\n' | 0x0C => pos += 1,
+            b'%' => {
+                while pos < bytes.len() && bytes[pos] != b'\n' {
+                    pos += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    pos
+}
+
+/// `section NAME {`: the name, its offset and the length of the opener.
+fn section_open(rest: &str) -> Option<(String, usize, usize)> {
+    let after = rest.strip_prefix("section")?;
+    let b = after.as_bytes();
+    if b.first().is_none_or(|c| !c.is_ascii_whitespace()) {
+        return None;
+    }
+    let name_at = 7 + skip_blank(after, 0);
+    let name_len = rest[name_at..]
+        .bytes()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        .count();
+    let name = &rest[name_at..name_at + name_len];
+    if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return None;
+    }
+    let brace = skip_blank(rest, name_at + name_len);
+    if !rest[brace..].starts_with('{') {
+        return None;
+    }
+    Some((name.to_string(), name_at, brace + 1))
+}
+
+/// The offset just after the statement that starts at `pos`: after the next
+/// `.` outside strings and comments that is not part of `..`, or at the next
+/// `}` that closes a section, or at the end.
+fn statement_end(text: &str, pos: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = pos;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'.' if bytes.get(i + 1) == Some(&b'.') => i += 2,
+            b'.' => return i + 1,
+            b'}' if i > pos => return i,
+            _ => i += 1,
+        }
+    }
+    bytes.len().max(pos + 1)
+}
+
+struct Reader {
+    file: FileId,
+    errors: Vec<Diagnostic>,
+    anon: usize,
+}
+
+impl Reader {
+    fn error(&mut self, span: Span, message: impl Into<String>) {
+        self.errors
+            .push(Diagnostic::error(codes::SYNTAX, span, message));
+    }
+
+    fn span(&self, pair: &Pair<'_, Rule>, base: usize) -> Span {
+        let s = pair.as_span();
+        Span::new(self.file, base + s.start(), base + s.end())
+    }
+
+    fn statement(&mut self, pair: Pair<'_, Rule>, base: usize) -> Option<Stmt> {
+        let span = self.span(&pair, base);
+        let inner = pair.into_inner().next()?;
+        let kind = match inner.as_rule() {
+            Rule::extends => {
+                let s = inner.into_inner().nth(1)?;
+                StmtKind::Extends {
+                    path: unescape(s.into_inner().next()?.as_str()),
+                }
+            }
+            Rule::param => {
+                let mut it = inner.into_inner().skip(1);
+                let name = it.next()?;
+                let name_span = self.span(&name, base);
+                let value = self.arg(it.next()?, base);
+                StmtKind::Param {
+                    name: name.as_str().to_string(),
+                    name_span,
+                    value,
+                }
+            }
+            Rule::declaration => StmtKind::Decl(self.declaration(inner, base)?),
+            Rule::clause => {
+                let mut it = inner.into_inner();
+                let head = self.head(it.next()?, base);
+                let body = match it.next() {
+                    Some(b) => self.body(b, base),
+                    None => Vec::new(),
+                };
+                StmtKind::Clause { head, body }
+            }
+            _ => return None,
+        };
+        Some(Stmt { kind, span })
+    }
+
+    fn declaration(&mut self, pair: Pair<'_, Rule>, base: usize) -> Option<Decl> {
+        let mut it = pair.into_inner();
+        let kw = it.next()?;
+        let mut decl = Decl {
+            keyword: kw.as_str().to_string(),
+            keyword_span: self.span(&kw, base),
+            text: None,
+            parts: Vec::new(),
+        };
+        let mut word = String::new();
+        let mut word_span = decl.keyword_span;
+        for p in it {
+            match p.as_rule() {
+                Rule::string => {
+                    let span = self.span(&p, base);
+                    let t = p.into_inner().next().map(|t| unescape(t.as_str()));
+                    decl.text = Some((t.unwrap_or_default(), span));
+                }
+                Rule::colon | Rule::option => {
+                    word = p.as_str().to_string();
+                    word_span = self.span(&p, base);
+                }
+                Rule::items => {
+                    let items = p
+                        .into_inner()
+                        .map(|item| item.into_inner().map(|a| self.arg(a, base)).collect())
+                        .collect();
+                    decl.parts.push(Part {
+                        word: std::mem::take(&mut word),
+                        span: word_span,
+                        items,
+                    });
+                }
+                _ => {}
+            }
+        }
+        Some(decl)
+    }
+
+    fn head(&mut self, pair: Pair<'_, Rule>, base: usize) -> Ex {
+        let span = self.span(&pair, base);
+        let mut it = pair.into_inner();
+        let first = it.next().expect("grammar: head is not empty");
+        if first.as_rule() == Rule::sugar {
+            let word = first.as_str().to_string();
+            let e = self.expr(it.next().expect("grammar: sugar has a term"), base);
+            return Ex {
+                kind: ExKind::App(word, vec![e]),
+                span,
+            };
+        }
+        self.expr(first, base)
+    }
+
+    fn body(&mut self, pair: Pair<'_, Rule>, base: usize) -> Vec<Lit> {
+        pair.into_inner().map(|l| self.literal(l, base)).collect()
+    }
+
+    fn literal(&mut self, pair: Pair<'_, Rule>, base: usize) -> Lit {
+        let span = self.span(&pair, base);
+        let mut nots = Vec::new();
+        let mut it = pair.into_inner().peekable();
+        while let Some(p) = it.next_if(|p| p.as_rule() == Rule::kw_not) {
+            nots.push(self.span(&p, base));
+        }
+        if nots.len() > 2 {
+            self.error(nots[2], "more than two `not` in a row");
+            nots.truncate(2);
+        }
+        let first = it.next().expect("grammar: literal has a core");
+        let core_start = self.span(&first, base);
+        let mut lit = if first.as_rule() == Rule::sugar {
+            let word = first.as_str().to_string();
+            let e = self.expr(it.next().expect("grammar: sugar has a term"), base);
+            let s = core_start.to(e.span);
+            Lit::Atom(Ex {
+                kind: ExKind::App(word, vec![e]),
+                span: s,
+            })
+        } else {
+            let left = self.expr_or_group(first, base);
+            match it.next() {
+                Some(op) => {
+                    let op = match op.as_str() {
+                        "=" => CmpOp::Eq,
+                        "!=" => CmpOp::Ne,
+                        "<" => CmpOp::Lt,
+                        "=<" => CmpOp::Le,
+                        ">" => CmpOp::Gt,
+                        _ => CmpOp::Ge,
+                    };
+                    let right =
+                        self.expr(it.next().expect("grammar: comparison has two sides"), base);
+                    let left = match left {
+                        Ok(e) => e,
+                        Err(l) => {
+                            self.error(l.span(), "expected a term before the comparison");
+                            self.dummy(l.span())
+                        }
+                    };
+                    let s = left.span.to(right.span);
+                    Lit::Cmp(op, left, right, s)
+                }
+                None => match left {
+                    Ok(e) => Lit::Atom(e),
+                    Err(l) => *l,
+                },
+            }
+        };
+        for n in nots.into_iter().rev() {
+            let s = n.to(lit.span());
+            lit = Lit::Not(Box::new(lit), s);
+        }
+        let _ = span;
+        lit
+    }
+
+    /// A term, or (for a parenthesised group in a body) a literal.
+    fn expr_or_group(&mut self, pair: Pair<'_, Rule>, base: usize) -> Result<Ex, Box<Lit>> {
+        // expr > product > unary > primary: a lone group is a body group.
+        if let Some(group) = lone_paren(&pair) {
+            let span = self.span(&group, base);
+            let alts: Vec<Vec<Lit>> = group.into_inner().map(|b| self.body(b, base)).collect();
+            if let [alt] = alts.as_slice()
+                && let [Lit::Atom(e)] = alt.as_slice()
+            {
+                return Ok(e.clone());
+            }
+            return Err(Box::new(Lit::Or(alts, span)));
+        }
+        Ok(self.expr(pair, base))
+    }
+
+    fn dummy(&mut self, span: Span) -> Ex {
+        Ex {
+            kind: ExKind::Int(0),
+            span,
+        }
+    }
+
+    fn arg(&mut self, pair: Pair<'_, Rule>, base: usize) -> Ex {
+        let span = self.span(&pair, base);
+        let mut it = pair.into_inner();
+        let lo = self.expr(it.next().expect("grammar: arg has an expr"), base);
+        match it.nth(1) {
+            Some(hi) => {
+                let hi = self.expr(hi, base);
+                Ex {
+                    kind: ExKind::Range(Box::new(lo), Box::new(hi)),
+                    span,
+                }
+            }
+            None => lo,
+        }
+    }
+
+    fn expr(&mut self, pair: Pair<'_, Rule>, base: usize) -> Ex {
+        match pair.as_rule() {
+            Rule::expr | Rule::product => {
+                let count = pair.clone().into_inner().count();
+                if count > 2 * MAX_CHAIN {
+                    let span = self.span(&pair, base);
+                    self.errors.push(Diagnostic::error(
+                        codes::TOO_DEEP,
+                        span,
+                        format!("more than {MAX_CHAIN} operators in one term"),
+                    ));
+                    return self.dummy(span);
+                }
+                let mut it = pair.into_inner();
+                let mut acc = self.expr(it.next().expect("grammar: operand"), base);
+                while let (Some(op), Some(rhs)) = (it.next(), it.next()) {
+                    let op = match op.as_str() {
+                        "+" => ArithOp::Add,
+                        "-" => ArithOp::Sub,
+                        "*" => ArithOp::Mul,
+                        "/" => ArithOp::Div,
+                        _ => ArithOp::Mod,
+                    };
+                    let rhs = self.expr(rhs, base);
+                    let span = acc.span.to(rhs.span);
+                    acc = Ex {
+                        kind: ExKind::Arith(op, Box::new(acc), Box::new(rhs)),
+                        span,
+                    };
+                }
+                acc
+            }
+            Rule::unary => {
+                let span = self.span(&pair, base);
+                let parts: Vec<_> = pair.into_inner().collect();
+                let minuses = parts.len() - 1;
+                let mut e = self.expr(parts[minuses].clone(), base);
+                if minuses > 2 {
+                    self.error(span, "more than two `-` in a row");
+                    return e;
+                }
+                for _ in 0..minuses {
+                    e = match e.kind {
+                        ExKind::Int(i) => Ex {
+                            kind: ExKind::Int(-i),
+                            span,
+                        },
+                        _ => Ex {
+                            kind: ExKind::Neg(Box::new(e)),
+                            span,
+                        },
+                    };
+                }
+                e
+            }
+            Rule::paren => {
+                let span = self.span(&pair, base);
+                let alts: Vec<Vec<Lit>> = pair.into_inner().map(|b| self.body(b, base)).collect();
+                if let [alt] = alts.as_slice()
+                    && let [Lit::Atom(e)] = alt.as_slice()
+                {
+                    return e.clone();
+                }
+                self.error(span, "expected a term, found a group of literals");
+                self.dummy(span)
+            }
+            Rule::compound => {
+                let span = self.span(&pair, base);
+                let mut it = pair.into_inner();
+                let name = it.next().expect("grammar: compound has a name").as_str();
+                match it.next() {
+                    Some(args) => {
+                        let args = args.into_inner().map(|a| self.arg(a, base)).collect();
+                        Ex {
+                            kind: ExKind::App(name.to_string(), args),
+                            span,
+                        }
+                    }
+                    None => Ex {
+                        kind: ExKind::Name(name.to_string()),
+                        span,
+                    },
+                }
+            }
+            Rule::variable => {
+                let span = self.span(&pair, base);
+                let name = if pair.as_str() == "_" {
+                    self.anon += 1;
+                    format!("_{}", self.anon)
+                } else {
+                    pair.as_str().to_string()
+                };
+                Ex {
+                    kind: ExKind::Var(name),
+                    span,
+                }
+            }
+            Rule::integer => {
+                let span = self.span(&pair, base);
+                match pair.as_str().parse::<i64>() {
+                    Ok(i) => Ex {
+                        kind: ExKind::Int(i),
+                        span,
+                    },
+                    Err(_) => {
+                        self.error(span, "integer too large");
+                        self.dummy(span)
+                    }
+                }
+            }
+            Rule::string => {
+                let span = self.span(&pair, base);
+                let t = pair.into_inner().next().map(|t| unescape(t.as_str()));
+                Ex {
+                    kind: ExKind::Str(t.unwrap_or_default()),
+                    span,
+                }
+            }
+            _ => {
+                let span = self.span(&pair, base);
+                self.error(span, "expected a term");
+                self.dummy(span)
+            }
+        }
+    }
+}
+
+/// If an expr is nothing but one parenthesised group, that group.
+fn lone_paren<'a>(pair: &Pair<'a, Rule>) -> Option<Pair<'a, Rule>> {
+    let mut p = pair.clone();
+    loop {
+        let mut it = p.clone().into_inner();
+        let first = it.next()?;
+        if it.next().is_some() {
+            return None;
+        }
+        match first.as_rule() {
+            Rule::paren => return Some(first),
+            Rule::product | Rule::unary => p = first,
+            _ => return None,
+        }
+    }
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some(o) => out.push(o),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
