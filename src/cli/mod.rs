@@ -3,6 +3,7 @@
 //! In: process arguments. Out: an exit code (0 success, 1 invalid game file,
 //! 2 usage or I/O error). Only this module and `repl` print.
 
+mod bench;
 mod check;
 mod perft;
 
@@ -26,6 +27,8 @@ enum Command {
     Check(check::Args),
     /// Count the game tree exhaustively, depth by depth.
     Perft(perft::Args),
+    /// Random playouts: speed, mean length, mean goals.
+    Bench(bench::Args),
 }
 
 /// Options shared by every command that opens one game.
@@ -62,6 +65,7 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Bench(args) => bench::run(args),
     }
 }
 

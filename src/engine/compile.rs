@@ -52,6 +52,10 @@ pub struct Net {
     /// Rules of derived slot `s` are `slot_rules[s - first_derived]..[+1]`.
     pub slot_rules: Vec<u32>,
     pub rule_lits: Vec<u32>,
+    /// Slot of the first move (`does`) atom.
+    pub first_input: u32,
+    /// For move slot `first_input + i`: the (head slot, rule) pairs it triggers.
+    pub triggered: Vec<Vec<(u32, u32)>>,
     /// `slot << 1 | negated`.
     pub lits: Vec<u32>,
     pub roles: Vec<RoleEntry>,
@@ -68,6 +72,10 @@ pub struct Net {
     pub goal: Vec<PlanStep>,
     /// What `next` needs beyond `view`: run after `view`, with the moves set.
     pub after: Vec<PlanStep>,
+    /// Every derived slot that does not depend on the moves (for queries).
+    pub full: Vec<PlanStep>,
+    /// The slot of every ground atom (constants on slots 0 and 1).
+    pub atom_slot: Vec<u32>,
 }
 
 pub const BASE0: u32 = 2;
@@ -253,21 +261,53 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
             slot_atom[slot[a] as usize] = a as u32;
         }
     }
+    // Rules of non-recursive slots with a positive `does` literal are
+    // triggered by that move instead of being scanned every time: the
+    // literal is dropped and the rule filed under the move's slot.
+    let first_input = BASE0 + base_count;
+    let mut recursive_slot = vec![false; slots];
+    for (ci, &(a, b)) in comp_range.iter().enumerate() {
+        if recursive_comp[ci] {
+            (a..b).for_each(|s| recursive_slot[s as usize] = true);
+        }
+    }
     let mut slot_rules = vec![0u32];
     let mut rule_lits = vec![0u32];
     let mut lits = Vec::new();
+    let mut triggered: Vec<Vec<(u32, u32)>> =
+        vec![Vec::new(); (first_derived - first_input) as usize];
+    let mut deferred = Vec::new();
     for s in first_derived..next_slot {
         let a = slot_atom[s as usize] as usize;
         for body in &simplified[a] {
-            for l in body {
-                let ls = slot[l.atom().0 as usize];
-                // Constants can remain inside a recursive component only as
-                // literals on slots 0/1, which evaluate correctly.
-                lits.push(ls << 1 | l.negated() as u32);
+            let encoded: Vec<u32> = body
+                .iter()
+                .map(|l| slot[l.atom().0 as usize] << 1 | l.negated() as u32)
+                .collect();
+            let trigger = encoded
+                .iter()
+                .position(|&l| l & 1 == 0 && (first_input..first_derived).contains(&(l >> 1)));
+            match trigger {
+                Some(i) if !recursive_slot[s as usize] => {
+                    let mut rest = encoded;
+                    let does = rest.remove(i) >> 1;
+                    deferred.push((s, does, rest));
+                }
+                _ => {
+                    lits.extend(encoded);
+                    rule_lits.push(lits.len() as u32);
+                }
             }
-            rule_lits.push(lits.len() as u32);
         }
         slot_rules.push(rule_lits.len() as u32 - 1);
+    }
+    let mut head_triggered: Vec<Vec<u32>> = vec![Vec::new(); slots];
+    for (head, does, body) in deferred {
+        lits.extend(body);
+        rule_lits.push(lits.len() as u32);
+        let rule = rule_lits.len() as u32 - 2;
+        triggered[(does - first_input) as usize].push((head, rule));
+        head_triggered[head as usize].push(rule);
     }
 
     // Query tables.
@@ -402,7 +442,8 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
             }
             seen[s as usize] = true;
             let d = (s - first_derived) as usize;
-            for r in slot_rules[d]..slot_rules[d + 1] {
+            let own = slot_rules[d]..slot_rules[d + 1];
+            for r in own.chain(head_triggered[s as usize].iter().copied()) {
                 for &l in &lits[rule_lits[r as usize] as usize..rule_lits[r as usize + 1] as usize]
                 {
                     let ls = l >> 1;
@@ -456,6 +497,8 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
     let after = plan_of(&next_targets, &|s| {
         in_view[s as usize] && !uses_does[s as usize]
     });
+    let all: Vec<u32> = (first_derived..next_slot).collect();
+    let full = plan_of(&all, &|s| uses_does[s as usize]);
 
     Ok(Net {
         slots,
@@ -463,6 +506,8 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
         first_derived,
         slot_rules,
         rule_lits,
+        first_input,
+        triggered,
         lits,
         roles,
         random,
@@ -473,5 +518,7 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
         view,
         goal,
         after,
+        full,
+        atom_slot: slot,
     })
 }

@@ -12,8 +12,8 @@ pub mod perft;
 mod scc;
 
 use crate::diag::Diagnostic;
-use crate::ground::{self, Ground, Limits, TermId, TermTable};
-use crate::syntax::{Meta, Program, Symbols, Syntax};
+use crate::ground::{self, AtomId, GTerm, Ground, Limits, TermId, TermTable};
+use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
 use compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 use rand::{Rng, RngExt};
 
@@ -161,6 +161,20 @@ impl Game {
             .map(|i| i as u32)
     }
 
+    /// A ground atom printed in the game's syntax.
+    pub fn show_atom(&self, atom: AtomId) -> String {
+        let a = &self.ground.atoms[atom.0 as usize];
+        let name = self.symbols.name(a.rel);
+        if a.args.is_empty() {
+            return name.to_string();
+        }
+        let args: Vec<String> = a.args.iter().map(|&t| self.show(t)).collect();
+        match self.syntax {
+            Syntax::Kif => format!("({name} {})", args.join(" ")),
+            Syntax::Rules => format!("{name}({})", args.join(", ")),
+        }
+    }
+
     /// A term printed in the game's syntax.
     pub fn show(&self, t: TermId) -> String {
         self.terms.show(t, &self.symbols, self.syntax).to_string()
@@ -204,6 +218,23 @@ impl Game {
         Ok(s)
     }
 
+    /// The id of a ground term typed by a user, if this game knows it.
+    /// `symbols` must be this game's symbols, possibly extended by parsing.
+    pub fn term_id(&self, term: &Term) -> Option<TermId> {
+        let g = match &term.kind {
+            TermKind::Const(s) => GTerm::Sym(*s),
+            TermKind::Int(i) => GTerm::Int(*i),
+            TermKind::App(f, args) => GTerm::App(
+                *f,
+                args.iter()
+                    .map(|a| self.term_id(a))
+                    .collect::<Option<Box<[TermId]>>>()?,
+            ),
+            TermKind::Var(_) | TermKind::Arith(..) => return None,
+        };
+        self.terms.get(&g)
+    }
+
     pub fn machine(&self) -> Machine<'_> {
         let mut vals = vec![false; self.net.slots];
         vals[SLOT_TRUE as usize] = true;
@@ -214,6 +245,8 @@ impl Game {
             next: self.initial(),
             legal: vec![Vec::new(); self.role_count()],
             joint: vec![0; self.role_count()],
+            pending: vec![NO_LINK; self.net.slots],
+            links: Vec::new(),
         }
     }
 }
@@ -226,15 +259,32 @@ pub struct Machine<'g> {
     next: State,
     legal: Vec<Vec<u32>>,
     joint: Vec<u32>,
+    /// Per slot, the first link of its rules triggered by the current moves.
+    pending: Vec<u32>,
+    /// (rule, next link) lists of triggered rules.
+    links: Vec<(u32, u32)>,
 }
+
+const NO_LINK: u32 = u32::MAX;
 
 /// The result of one random playout.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Playout {
     /// Joint moves played.
     pub length: u32,
-    /// Goal per role at the end; `None` when the step limit was reached first.
-    pub goals: Option<Vec<i64>>,
+    pub end: End,
+}
+
+/// How a playout ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// A terminal state with these goals (see [`Machine::goals`]).
+    Goals(Vec<Option<i64>>),
+    /// The step limit came first.
+    Unfinished,
+    /// A terminal state whose goals break the rules of GDL (none, several,
+    /// or out of range for some role).
+    BadGoals(EngineError),
 }
 
 impl<'g> Machine<'g> {
@@ -245,6 +295,36 @@ impl<'g> Machine<'g> {
     /// The state last given to [`Machine::set_state`].
     pub fn state(&self) -> &State {
         &self.state
+    }
+
+    /// Every ground atom matching `pattern` (an atom written as a term, with
+    /// variables) that holds in the loaded state, without moves: the REPL's
+    /// `query`. Atoms of `does` and of relations depending on it never hold.
+    pub fn query(&mut self, pattern: &Term) -> Vec<AtomId> {
+        self.run(Plan::Full);
+        let g = &self.game.ground;
+        let (rel, args): (Sym, &[Term]) = match &pattern.kind {
+            TermKind::Const(s) => (*s, &[]),
+            TermKind::App(f, args) => (*f, args),
+            _ => return Vec::new(),
+        };
+        let mut out = Vec::new();
+        for (i, atom) in g.atoms.iter().enumerate() {
+            if atom.rel != rel || atom.args.len() != args.len() {
+                continue;
+            }
+            let slot = self.game.net.atom_slot[i] as usize;
+            let mut env = Vec::new();
+            if self.vals[slot]
+                && args
+                    .iter()
+                    .zip(atom.args.iter())
+                    .all(|(p, &t)| matches_term(p, t, &self.game.terms, &mut env))
+            {
+                out.push(AtomId(i as u32));
+            }
+        }
+        out
     }
 
     /// Loads a state and evaluates terminal, legal moves and weights.
@@ -312,8 +392,9 @@ impl<'g> Machine<'g> {
         }
     }
 
-    /// Goal of every role in the loaded state.
-    pub fn goals(&mut self) -> Result<Vec<i64>, EngineError> {
+    /// Goal of every role in the loaded state; `None` only for the chance
+    /// role `random`, which may have no goal (nature has no payoff).
+    pub fn goals(&mut self) -> Result<Vec<Option<i64>>, EngineError> {
         self.run(Plan::Goal);
         let net = &self.game.net;
         let mut out = Vec::with_capacity(net.roles.len());
@@ -326,6 +407,10 @@ impl<'g> Machine<'g> {
             let state = || self.game.show_state(&self.state);
             let name = || self.game.role_name(r);
             let v = match (values.next(), values.next()) {
+                (None, _) if Some(r) == net.random => {
+                    out.push(None);
+                    continue;
+                }
                 (None, _) => {
                     return Err(EngineError::NoGoal {
                         role: name(),
@@ -353,7 +438,7 @@ impl<'g> Machine<'g> {
                     state: state(),
                 });
             }
-            out.push(v);
+            out.push(Some(v));
         }
         Ok(out)
     }
@@ -376,9 +461,21 @@ impl<'g> Machine<'g> {
     pub fn next_into(&mut self, joint: &[u32], out: &mut State) {
         let net = &self.game.net;
         for (r, &m) in joint.iter().enumerate() {
-            self.vals[net.roles[r].moves[m as usize].does as usize] = true;
+            let does = net.roles[r].moves[m as usize].does;
+            self.vals[does as usize] = true;
+            for &(head, rule) in &net.triggered[(does - net.first_input) as usize] {
+                self.links.push((rule, self.pending[head as usize]));
+                self.pending[head as usize] = self.links.len() as u32 - 1;
+            }
         }
         self.run(Plan::After);
+        for r in 0..joint.len() {
+            let does = net.roles[r].moves[joint[r] as usize].does;
+            for &(head, _) in &net.triggered[(does - net.first_input) as usize] {
+                self.pending[head as usize] = NO_LINK;
+            }
+        }
+        self.links.clear();
         out.clear();
         for &(s, i) in &net.next {
             if self.vals[s as usize] {
@@ -453,7 +550,7 @@ impl<'g> Machine<'g> {
             if length == max_steps {
                 return Ok(Playout {
                     length,
-                    goals: None,
+                    end: End::Unfinished,
                 });
             }
             self.pick_random(rng)?;
@@ -466,10 +563,11 @@ impl<'g> Machine<'g> {
             self.load_state();
             length += 1;
         }
-        Ok(Playout {
-            length,
-            goals: Some(self.goals()?),
-        })
+        let end = match self.goals() {
+            Ok(goals) => End::Goals(goals),
+            Err(e) => End::BadGoals(e),
+        };
+        Ok(Playout { length, end })
     }
 
     /// A random joint move for the loaded state.
@@ -478,16 +576,40 @@ impl<'g> Machine<'g> {
         Ok(self.joint.clone())
     }
 
+    /// The rules of slot `s` triggered by the moves being made.
+    fn eval_triggered(&self, s: u32) -> bool {
+        let net = &self.game.net;
+        let mut link = self.pending[s as usize];
+        while link != NO_LINK {
+            let (rule, next) = self.links[link as usize];
+            let (l0, l1) = (
+                net.rule_lits[rule as usize] as usize,
+                net.rule_lits[rule as usize + 1] as usize,
+            );
+            if net.lits[l0..l1]
+                .iter()
+                .all(|&l| self.vals[(l >> 1) as usize] != (l & 1 == 1))
+            {
+                return true;
+            }
+            link = next;
+        }
+        false
+    }
+
     fn run(&mut self, plan: Plan) {
         let net = &self.game.net;
         let steps = match plan {
             Plan::View => &net.view,
             Plan::Goal => &net.goal,
             Plan::After => &net.after,
+            Plan::Full => &net.full,
         };
         for step in steps {
             match *step {
-                PlanStep::One(s) => self.vals[s as usize] = eval_slot(net, &self.vals, s),
+                PlanStep::One(s) => {
+                    self.vals[s as usize] = eval_slot(net, &self.vals, s) || self.eval_triggered(s)
+                }
                 PlanStep::Fixpoint(a, b) => {
                     self.vals[a as usize..b as usize].fill(false);
                     loop {
@@ -514,6 +636,31 @@ enum Plan {
     View,
     Goal,
     After,
+    Full,
+}
+
+/// Matches a user's pattern against a ground term; variables bind in `env`.
+fn matches_term(p: &Term, t: TermId, terms: &TermTable, env: &mut Vec<(Sym, TermId)>) -> bool {
+    match (&p.kind, terms.term(t)) {
+        (TermKind::Var(v), _) => match env.iter().find(|(w, _)| w == v) {
+            Some(&(_, bound)) => bound == t,
+            None => {
+                env.push((*v, t));
+                true
+            }
+        },
+        (TermKind::Const(s), GTerm::Sym(u)) => s == u,
+        (TermKind::Int(i), GTerm::Int(j)) => i == j,
+        (TermKind::App(f, args), GTerm::App(g, targs)) => {
+            f == g
+                && args.len() == targs.len()
+                && args
+                    .iter()
+                    .zip(targs.iter())
+                    .all(|(a, &u)| matches_term(a, u, terms, env))
+        }
+        _ => false,
+    }
 }
 
 #[inline]
