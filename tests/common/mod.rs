@@ -1,0 +1,168 @@
+//! Scenario harness for game tests: named positions as lists of facts in the
+//! game's own syntax, the exact legal moves there, the exact next state.
+#![allow(dead_code)]
+
+use tabula::engine::{Game, State};
+use tabula::syntax::{self, SourceMap};
+
+pub struct Scenario {
+    pub game: Game,
+}
+
+impl Scenario {
+    /// Opens a game file relative to the crate root, with parameter overrides.
+    pub fn open(path: &str, params: &[(&str, &str)]) -> Scenario {
+        let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+        let overrides = params
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        match tabula::load::open(&full, None, &overrides) {
+            Ok(l) => Scenario { game: l.game },
+            Err(f) => {
+                let text: String = f
+                    .diagnostics
+                    .iter()
+                    .map(|d| tabula::diag::render(d, &f.sources, path, false))
+                    .collect();
+                panic!("{path} does not load:\n{text}");
+            }
+        }
+    }
+
+    /// A ground term in the game's syntax, as this game's term id.
+    fn term(&self, text: &str) -> Option<tabula::ground::TermId> {
+        let mut sources = SourceMap::default();
+        let file = sources.add("<test>", text);
+        let mut symbols = self.game.symbols.clone();
+        let t = syntax::parse_term(&sources, file, self.game.syntax, &mut symbols)
+            .unwrap_or_else(|d| panic!("`{text}` does not parse: {}", d.message));
+        self.game.term_id(&t)
+    }
+
+    /// The state made of exactly these facts.
+    pub fn state(&self, facts: &[&str]) -> State {
+        let ids: Vec<_> = facts
+            .iter()
+            .map(|f| {
+                self.term(f)
+                    .unwrap_or_else(|| panic!("`{f}` is no fact of this game"))
+            })
+            .collect();
+        self.game
+            .state_from_facts(&ids)
+            .unwrap_or_else(|t| panic!("`{}` is no fact of this game", self.game.show(t)))
+    }
+
+    pub fn initial(&self) -> State {
+        self.game.initial()
+    }
+
+    fn role(&self, name: &str) -> usize {
+        (0..self.game.role_count())
+            .find(|&r| self.game.role_name(r) == name)
+            .unwrap_or_else(|| panic!("no role {name}"))
+    }
+
+    /// The legal moves of a role, printed and sorted.
+    pub fn legal(&self, state: &State, role: &str) -> Vec<String> {
+        let r = self.role(role);
+        let mut m = self.game.machine();
+        m.set_state(state);
+        let mut out: Vec<String> = m
+            .legal(r)
+            .iter()
+            .map(|&mv| self.game.show_move(r, mv))
+            .collect();
+        out.sort();
+        out
+    }
+
+    pub fn is_terminal(&self, state: &State) -> bool {
+        let mut m = self.game.machine();
+        m.set_state(state);
+        m.is_terminal()
+    }
+
+    /// Goals per role name, in role order (`None` for a goal-less chance role).
+    pub fn goals(&self, state: &State) -> Vec<(String, Option<i64>)> {
+        let mut m = self.game.machine();
+        m.set_state(state);
+        let goals = m.goals().unwrap_or_else(|e| panic!("goals: {e}"));
+        (0..self.game.role_count())
+            .map(|r| (self.game.role_name(r), goals[r]))
+            .collect()
+    }
+
+    /// The chance role's legal moves with their weights, sorted by move.
+    pub fn chance(&self, state: &State) -> Vec<(String, u64)> {
+        let r = self.game.random_role().expect("the game has a chance role");
+        let mut m = self.game.machine();
+        m.set_state(state);
+        let mut out: Vec<(String, u64)> = m
+            .chance()
+            .unwrap_or_else(|e| panic!("chance: {e}"))
+            .into_iter()
+            .map(|(mv, w)| (self.game.show_move(r, mv), w))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The state after the given moves; every role not named must have
+    /// exactly one legal move, which it plays. Panics on an illegal move.
+    pub fn play(&self, state: &State, moves: &[(&str, &str)]) -> State {
+        let mut m = self.game.machine();
+        m.set_state(state);
+        let joint: Vec<u32> = (0..self.game.role_count())
+            .map(|r| {
+                let name = self.game.role_name(r);
+                match moves.iter().find(|(role, _)| *role == name) {
+                    Some((_, text)) => {
+                        let id = self
+                            .term(text)
+                            .unwrap_or_else(|| panic!("`{text}` is no move of this game"));
+                        let mv = self
+                            .game
+                            .find_move(r, id)
+                            .unwrap_or_else(|| panic!("`{text}` is no move of {name}"));
+                        assert!(
+                            m.legal(r).contains(&mv),
+                            "`{text}` is not legal for {name}; legal: {:?}",
+                            self.legal(state, &name)
+                        );
+                        mv
+                    }
+                    None => match m.legal(r) {
+                        [only] => *only,
+                        many => panic!(
+                            "role {name} has {} legal moves; name one of {:?}",
+                            many.len(),
+                            self.legal(state, &name)
+                        ),
+                    },
+                }
+            })
+            .collect();
+        m.next(&joint)
+    }
+
+    /// The facts of a state, printed and sorted.
+    pub fn facts(&self, state: &State) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .game
+            .facts(state)
+            .into_iter()
+            .map(|t| self.game.show(t))
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+/// Sorted owned strings, for comparing with `legal` and `facts`.
+pub fn sorted(items: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = items.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
