@@ -274,7 +274,10 @@ impl<'a> Desugar<'a> {
             return;
         };
         for item in items {
-            for ex in item {
+            if item.len() > 1 {
+                self.decl_error(item[1].span, "separate role names with `,`");
+            }
+            for ex in item.iter().take(1) {
                 let Some(n) = self.name_of(ex, "a role name") else {
                     continue;
                 };
@@ -296,7 +299,10 @@ impl<'a> Desugar<'a> {
         };
         let mut order = Vec::new();
         for item in items {
-            for ex in item {
+            if item.len() > 1 {
+                self.decl_error(item[1].span, "separate role names with `,`");
+            }
+            for ex in item.iter().take(1) {
                 if let Some(n) = self.name_of(ex, "a role name") {
                     if n == "random" {
                         self.decl_error(ex.span, "nature (`random`) takes no turns");

@@ -69,6 +69,7 @@ pub fn parse_program(
     };
     errors.extend(rules_errors);
     if !errors.is_empty() {
+        errors.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
         return Err(errors);
     }
     meta.params = params

@@ -123,7 +123,7 @@ pub fn describe(rule: &Rule) -> String {
     match rule {
         Rule::WHITESPACE | Rule::COMMENT | Rule::ident_char => "a space".into(),
         Rule::kw_not => "`not`".into(),
-        Rule::kw_mod => "`mod`".into(),
+        Rule::kw_mod => "an operator".into(),
         Rule::kw_true | Rule::kw_next | Rule::kw_init | Rule::sugar => {
             "`true`, `next` or `init`".into()
         }
@@ -141,10 +141,13 @@ pub fn describe(rule: &Rule) -> String {
         | Rule::item
         | Rule::items
         | Rule::single_term => "a term".into(),
-        Rule::add_op => "`+` or `-`".into(),
-        Rule::mul_op => "`*`, `/` or `mod`".into(),
-        Rule::minus => "`-`".into(),
-        Rule::args => "`(`".into(),
+        Rule::add_op | Rule::mul_op | Rule::minus => "an operator".into(),
+        Rule::args | Rule::lparen => "`(`".into(),
+        Rule::rparen => "`)`".into(),
+        Rule::comma => "`,`".into(),
+        Rule::semicolon => "`;`".into(),
+        Rule::neck => "`:-`".into(),
+        Rule::equals => "`=`".into(),
         Rule::range => "`..`".into(),
         Rule::cmp_op => "a comparison".into(),
         Rule::literal | Rule::body | Rule::single_literal => "a literal".into(),
@@ -212,6 +215,9 @@ pub fn parse_file(text: &str, file: FileId) -> (Vec<Stmt>, Vec<Diagnostic>) {
             pos += 1;
             continue;
         }
+        // Parse only up to the statement's end: pest indexes the lines of
+        // all the text it is given, which would make a long file quadratic.
+        let rest = &text[pos..statement_end(text, pos).min(text.len())];
         match RulesParser::parse(Rule::statement, rest) {
             Ok(mut pairs) => {
                 let pair = pairs.next().expect("pest returns the start rule");
@@ -223,6 +229,14 @@ pub fn parse_file(text: &str, file: FileId) -> (Vec<Stmt>, Vec<Diagnostic>) {
                     }
                 }
                 pos += len.max(1);
+            }
+            Err(_) if unterminated_string(rest).is_some() => {
+                let at = pos + unterminated_string(rest).unwrap_or(0);
+                reader.error(
+                    Span::new(file, at, at + 1),
+                    "this string is never closed (a string ends on its line)",
+                );
+                pos = statement_end(text, pos);
             }
             Err(e) => {
                 let mut d = pest_diagnostic(e, file, describe);
@@ -284,6 +298,39 @@ pub fn parse_single_literal(text: &str, file: FileId) -> Result<Lit, Diagnostic>
         Some(d) => Err(d),
         None => Ok(lit),
     }
+}
+
+/// The offset of a `"` in the statement starting `rest` whose string does
+/// not end on its line.
+fn unterminated_string(rest: &str) -> Option<usize> {
+    let end = statement_end(rest, 0).min(rest.len());
+    let bytes = rest.as_bytes();
+    let mut i = 0;
+    while i < end {
+        match bytes[i] {
+            b'%' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                let open = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\n' {
+                        return Some(open);
+                    }
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if i >= bytes.len() {
+                    return Some(open);
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// Skips spaces and `%` comments.
@@ -374,16 +421,16 @@ impl Reader {
 
     fn statement(&mut self, pair: Pair<'_, Rule>, base: usize) -> Option<Stmt> {
         let span = self.span(&pair, base);
-        let inner = pair.into_inner().next()?;
+        let inner = kids(pair).next()?;
         let kind = match inner.as_rule() {
             Rule::extends => {
-                let s = inner.into_inner().nth(1)?;
+                let s = kids(inner).nth(1)?;
                 StmtKind::Extends {
-                    path: unescape(s.into_inner().next()?.as_str()),
+                    path: unescape(kids(s).next()?.as_str()),
                 }
             }
             Rule::param => {
-                let mut it = inner.into_inner().skip(1);
+                let mut it = kids(inner).skip(1);
                 let name = it.next()?;
                 let name_span = self.span(&name, base);
                 let value = self.arg(it.next()?, base);
@@ -395,7 +442,7 @@ impl Reader {
             }
             Rule::declaration => StmtKind::Decl(self.declaration(inner, base)?),
             Rule::clause => {
-                let mut it = inner.into_inner();
+                let mut it = kids(inner);
                 let head = self.head(it.next()?, base);
                 let body = match it.next() {
                     Some(b) => self.body(b, base),
@@ -409,7 +456,7 @@ impl Reader {
     }
 
     fn declaration(&mut self, pair: Pair<'_, Rule>, base: usize) -> Option<Decl> {
-        let mut it = pair.into_inner();
+        let mut it = kids(pair);
         let kw = it.next()?;
         let mut decl = Decl {
             keyword: kw.as_str().to_string(),
@@ -423,7 +470,7 @@ impl Reader {
             match p.as_rule() {
                 Rule::string => {
                     let span = self.span(&p, base);
-                    let t = p.into_inner().next().map(|t| unescape(t.as_str()));
+                    let t = kids(p).next().map(|t| unescape(t.as_str()));
                     decl.text = Some((t.unwrap_or_default(), span));
                 }
                 Rule::colon | Rule::option => {
@@ -431,9 +478,8 @@ impl Reader {
                     word_span = self.span(&p, base);
                 }
                 Rule::items => {
-                    let items = p
-                        .into_inner()
-                        .map(|item| item.into_inner().map(|a| self.arg(a, base)).collect())
+                    let items = kids(p)
+                        .map(|item| kids(item).map(|a| self.arg(a, base)).collect())
                         .collect();
                     decl.parts.push(Part {
                         word: std::mem::take(&mut word),
@@ -449,7 +495,7 @@ impl Reader {
 
     fn head(&mut self, pair: Pair<'_, Rule>, base: usize) -> Ex {
         let span = self.span(&pair, base);
-        let mut it = pair.into_inner();
+        let mut it = kids(pair);
         let first = it.next().expect("grammar: head is not empty");
         if first.as_rule() == Rule::sugar {
             let word = first.as_str().to_string();
@@ -463,13 +509,13 @@ impl Reader {
     }
 
     fn body(&mut self, pair: Pair<'_, Rule>, base: usize) -> Vec<Lit> {
-        pair.into_inner().map(|l| self.literal(l, base)).collect()
+        kids(pair).map(|l| self.literal(l, base)).collect()
     }
 
     fn literal(&mut self, pair: Pair<'_, Rule>, base: usize) -> Lit {
         let span = self.span(&pair, base);
         let mut nots = Vec::new();
-        let mut it = pair.into_inner().peekable();
+        let mut it = kids(pair).peekable();
         while let Some(p) = it.next_if(|p| p.as_rule() == Rule::kw_not) {
             nots.push(self.span(&p, base));
         }
@@ -530,7 +576,7 @@ impl Reader {
         // expr > product > unary > primary: a lone group is a body group.
         if let Some(group) = lone_paren(&pair) {
             let span = self.span(&group, base);
-            let alts: Vec<Vec<Lit>> = group.into_inner().map(|b| self.body(b, base)).collect();
+            let alts: Vec<Vec<Lit>> = kids(group).map(|b| self.body(b, base)).collect();
             if let [alt] = alts.as_slice()
                 && let [Lit::Atom(e)] = alt.as_slice()
             {
@@ -550,7 +596,7 @@ impl Reader {
 
     fn arg(&mut self, pair: Pair<'_, Rule>, base: usize) -> Ex {
         let span = self.span(&pair, base);
-        let mut it = pair.into_inner();
+        let mut it = kids(pair);
         let lo = self.expr(it.next().expect("grammar: arg has an expr"), base);
         match it.nth(1) {
             Some(hi) => {
@@ -567,7 +613,7 @@ impl Reader {
     fn expr(&mut self, pair: Pair<'_, Rule>, base: usize) -> Ex {
         match pair.as_rule() {
             Rule::expr | Rule::product => {
-                let count = pair.clone().into_inner().count();
+                let count = kids(pair.clone()).count();
                 if count > 2 * MAX_CHAIN {
                     let span = self.span(&pair, base);
                     self.errors.push(Diagnostic::error(
@@ -577,7 +623,7 @@ impl Reader {
                     ));
                     return self.dummy(span);
                 }
-                let mut it = pair.into_inner();
+                let mut it = kids(pair);
                 let mut acc = self.expr(it.next().expect("grammar: operand"), base);
                 while let (Some(op), Some(rhs)) = (it.next(), it.next()) {
                     let op = match op.as_str() {
@@ -598,7 +644,7 @@ impl Reader {
             }
             Rule::unary => {
                 let span = self.span(&pair, base);
-                let parts: Vec<_> = pair.into_inner().collect();
+                let parts: Vec<_> = kids(pair).collect();
                 let minuses = parts.len() - 1;
                 let mut e = self.expr(parts[minuses].clone(), base);
                 if minuses > 2 {
@@ -621,7 +667,7 @@ impl Reader {
             }
             Rule::paren => {
                 let span = self.span(&pair, base);
-                let alts: Vec<Vec<Lit>> = pair.into_inner().map(|b| self.body(b, base)).collect();
+                let alts: Vec<Vec<Lit>> = kids(pair).map(|b| self.body(b, base)).collect();
                 if let [alt] = alts.as_slice()
                     && let [Lit::Atom(e)] = alt.as_slice()
                 {
@@ -632,11 +678,11 @@ impl Reader {
             }
             Rule::compound => {
                 let span = self.span(&pair, base);
-                let mut it = pair.into_inner();
+                let mut it = kids(pair);
                 let name = it.next().expect("grammar: compound has a name").as_str();
                 match it.next() {
                     Some(args) => {
-                        let args = args.into_inner().map(|a| self.arg(a, base)).collect();
+                        let args = kids(args).map(|a| self.arg(a, base)).collect();
                         Ex {
                             kind: ExKind::App(name.to_string(), args),
                             span,
@@ -676,7 +722,7 @@ impl Reader {
             }
             Rule::string => {
                 let span = self.span(&pair, base);
-                let t = pair.into_inner().next().map(|t| unescape(t.as_str()));
+                let t = kids(pair).next().map(|t| unescape(t.as_str()));
                 Ex {
                     kind: ExKind::Str(t.unwrap_or_default()),
                     span,
@@ -691,11 +737,27 @@ impl Reader {
     }
 }
 
+/// The children of a pair, without punctuation.
+fn kids<'a>(pair: Pair<'a, Rule>) -> impl Iterator<Item = Pair<'a, Rule>> {
+    pair.into_inner().filter(|p| {
+        !matches!(
+            p.as_rule(),
+            Rule::lparen
+                | Rule::rparen
+                | Rule::comma
+                | Rule::semicolon
+                | Rule::neck
+                | Rule::equals
+                | Rule::stop
+        )
+    })
+}
+
 /// If an expr is nothing but one parenthesised group, that group.
 fn lone_paren<'a>(pair: &Pair<'a, Rule>) -> Option<Pair<'a, Rule>> {
     let mut p = pair.clone();
     loop {
-        let mut it = p.clone().into_inner();
+        let mut it = kids(p.clone());
         let first = it.next()?;
         if it.next().is_some() {
             return None;

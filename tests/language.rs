@@ -1,0 +1,730 @@
+//! The native rule language: the desugaring of every declaration (as printed
+//! rules), located errors, parameters, `extends` and sections, the REPL entry
+//! points, bad input, and every example of docs/LANGUAGE.md.
+
+use std::path::{Path, PathBuf};
+use tabula::diag::{Diagnostic, codes};
+use tabula::syntax::rules::{self, show_literal, show_rule};
+use tabula::syntax::{self, Program, SourceMap, Symbols, Syntax};
+
+fn parse(text: &str) -> Result<Program, (SourceMap, Vec<Diagnostic>)> {
+    let mut sources = SourceMap::default();
+    match syntax::parse_str(&mut sources, "test.rules", text, Syntax::Rules) {
+        Ok(p) => Ok(p),
+        Err(e) => Err((sources, e)),
+    }
+}
+
+fn printed(p: &Program) -> Vec<String> {
+    p.rules.iter().map(|r| show_rule(r, &p.symbols)).collect()
+}
+
+fn render(sources: &SourceMap, errors: &[Diagnostic]) -> String {
+    errors
+        .iter()
+        .map(|d| tabula::diag::render(d, sources, "test.rules", false))
+        .collect()
+}
+
+fn program(text: &str) -> Program {
+    match parse(text) {
+        Ok(p) => p,
+        Err((s, e)) => panic!("{}", render(&s, &e)),
+    }
+}
+
+fn rules_of(text: &str) -> Vec<String> {
+    printed(&program(text))
+}
+
+/// The printed rules a declaration adds to a program that has only `prefix`.
+fn generated(prefix: &str, decl: &str) -> Vec<String> {
+    let before = rules_of(prefix).len();
+    rules_of(&format!("{prefix}\n{decl}"))[before..].to_vec()
+}
+
+fn located(sources: &SourceMap, errors: &[Diagnostic]) -> Vec<String> {
+    errors
+        .iter()
+        .map(|d| match d.span {
+            Some(span) => {
+                let (l, c) = sources.file(span.file).line_col(span.start as usize);
+                format!("{l}:{c} {} {}", d.code, d.message)
+            }
+            None => format!("- {} {}", d.code, d.message),
+        })
+        .collect()
+}
+
+/// The errors of a text as `LINE:COL CODE message`.
+fn errors_of(text: &str) -> Vec<String> {
+    match parse(text) {
+        Ok(p) => panic!("expected errors, got {:?}", printed(&p)),
+        Err((s, e)) => located(&s, &e),
+    }
+}
+
+/// Expected rules, one statement per `.` at the end of a word.
+fn lines(s: &str) -> Vec<String> {
+    s.lines()
+        .flat_map(|l| l.split(". "))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            if l.ends_with('.') {
+                l.to_string()
+            } else {
+                format!("{l}.")
+            }
+        })
+        .collect()
+}
+
+// ------------------------------------------------------------------ rules
+
+#[test]
+fn rules_sugar_anonymous_variables_and_groups() {
+    let got = rules_of(
+        "p(X) :- q(X, _), not r(X), X + 1 > 2 * 3, (a ; b, c).\n\
+         init cell(1..2, 3, b).\n\
+         next f(X) :- true g(X), does(R, m(X)), Y = X mod 2 - -1.\n\
+         z.",
+    );
+    assert_eq!(
+        got,
+        lines(
+            "p(X) :- q(X, _1), not r(X), (X + 1) > 6, (a ; b, c).
+             init(cell(1, 3, b)).
+             init(cell(2, 3, b)).
+             next(f(X)) :- true(g(X)), does(R, m(X)), Y = ((X mod 2) - -1).
+             z."
+        )
+    );
+}
+
+#[test]
+fn every_node_has_the_span_of_its_text() {
+    let text = "roles x.\np(X) :- q(X).";
+    let p = program(text);
+    let rule = &p.rules[1];
+    let at = |s: tabula::syntax::Span| &text[s.start as usize..s.end as usize];
+    assert_eq!(at(rule.span), "p(X) :- q(X).");
+    assert_eq!(at(rule.head.span), "p(X)");
+    assert_eq!(at(rule.body[0].span()), "q(X)");
+    assert_eq!(at(rule.head.args[0].span), "X");
+    // Generated rules point at their declaration.
+    assert_eq!(at(p.rules[0].span), "x");
+}
+
+// ------------------------------------------------------------------ declarations
+
+#[test]
+fn game_and_roles() {
+    let p = program("game \"Tic \\\"tac\\\" toe\".\nroles x, o, random.");
+    assert_eq!(p.meta.title.as_deref(), Some("Tic \"tac\" toe"));
+    assert_eq!(printed(&p), lines("role(x). role(o). role(random)."));
+}
+
+#[test]
+fn turn_plain() {
+    assert_eq!(
+        generated("roles x, o.", "turn x, o."),
+        lines(
+            "init(control(x)).
+             turn_order(x, o).
+             next(control(o)) :- true(control(x)).
+             legal(x, noop) :- not true(control(x)).
+             turn_order(o, x).
+             next(control(x)) :- true(control(o)).
+             legal(o, noop) :- not true(control(o))."
+        )
+    );
+}
+
+#[test]
+fn turn_using_and_until() {
+    assert_eq!(
+        generated("roles a, b.", "turn a, b using mv until done."),
+        lines(
+            "init(control(a)).
+             turn_order(a, b).
+             next(control(b)) :- true(control(a)), done.
+             next(control(a)) :- true(control(a)), not done.
+             legal(a, noop) :- not true(control(a)).
+             legal(a, noop) :- not has_move(a).
+             turn_order(b, a).
+             next(control(a)) :- true(control(b)), done.
+             next(control(b)) :- true(control(b)), not done.
+             legal(b, noop) :- not true(control(b)).
+             legal(b, noop) :- not has_move(b).
+             legal(R, M) :- true(control(R)), mv(R, M).
+             has_move(R) :- mv(R, M)."
+        )
+    );
+}
+
+#[test]
+fn grid_board() {
+    let got = generated("roles x.", "board grid(2, 2) directions n(0, 1), e(1, 0).");
+    assert_eq!(
+        got,
+        lines(
+            "square(sq(1, 1)). square(sq(2, 1)). square(sq(1, 2)). square(sq(2, 2)).
+             direction(n). direction(e).
+             adjacent(sq(1, 1), n, sq(1, 2)).
+             adjacent(sq(1, 1), e, sq(2, 1)).
+             adjacent(sq(2, 1), n, sq(2, 2)).
+             adjacent(sq(1, 2), e, sq(2, 2))."
+        )
+    );
+    let p = program("roles x.\nboard grid(3, 2) from 0.");
+    let b = p.meta.board.as_ref().expect("a board view");
+    assert_eq!((b.width, b.height, b.cells.len()), (3, 2, 6));
+    // sq(0, 0) is bottom left on screen.
+    let show = |t| {
+        tabula::syntax::Show {
+            item: t,
+            symbols: &p.symbols,
+            syntax: Syntax::Rules,
+        }
+        .to_string()
+    };
+    assert_eq!(show(&b.cells[0].name), "sq(0, 0)");
+    assert_eq!((b.cells[0].col, b.cells[0].row), (0, 1));
+    let eight = generated("roles x.", "board grid(3, 3).");
+    assert_eq!(
+        eight
+            .iter()
+            .filter(|r| r.starts_with("adjacent(sq(2, 2)"))
+            .count(),
+        8
+    );
+    assert_eq!(
+        eight.iter().filter(|r| r.starts_with("direction(")).count(),
+        8
+    );
+}
+
+#[test]
+fn cross_board() {
+    let got = generated("roles x.", "board cross(1, 1) arms up, right, down, left.");
+    for arm in [
+        "arm(up, sq(2, 3)).",
+        "arm(right, sq(3, 2)).",
+        "arm(down, sq(2, 1)).",
+        "arm(left, sq(1, 2)).",
+    ] {
+        assert!(got.contains(&arm.to_string()), "{arm} in {got:?}");
+    }
+    // The frame of NOTES.md: 19x19, 3x8 cells per arm, one centre.
+    let p = program("roles x.\nboard cross(8, 3) from 0.");
+    let b = p.meta.board.as_ref().expect("a board view");
+    assert_eq!((b.width, b.height, b.cells.len()), (19, 19, 4 * 24 + 1));
+    let rules = printed(&p);
+    assert!(rules.contains(&"arm(south, sq(9, 0)).".to_string()));
+    assert!(rules.contains(&"arm(north, sq(9, 18)).".to_string()));
+    assert!(rules.contains(&"adjacent(sq(9, 7), n, centre).".to_string()));
+    assert!(rules.contains(&"adjacent(centre, s, sq(9, 7)).".to_string()));
+    assert!(!rules.iter().any(|r| r.contains("sq(9, 9)")));
+}
+
+#[test]
+fn cross_board_exact() {
+    assert_eq!(
+        generated(
+            "roles x.",
+            "board cross(1, 1) from 0 directions n(0, 1), e(1, 0)."
+        ),
+        lines(
+            "square(sq(1, 0)). arm(south, sq(1, 0)).
+             square(sq(0, 1)). arm(west, sq(0, 1)).
+             square(centre).
+             square(sq(2, 1)). arm(east, sq(2, 1)).
+             square(sq(1, 2)). arm(north, sq(1, 2)).
+             direction(n). direction(e).
+             adjacent(sq(1, 0), n, centre).
+             adjacent(sq(0, 1), e, centre).
+             adjacent(centre, n, sq(1, 2)).
+             adjacent(centre, e, sq(2, 1))."
+        )
+    );
+}
+
+#[test]
+fn named_cells_and_links() {
+    let p = program("roles x.\nboard cells: a, b 3 1, home(x) links next(a, b), next(b, home(x)).");
+    assert_eq!(
+        printed(&p)[1..],
+        lines(
+            "square(a). square(b). square(home(x)).
+             direction(next).
+             adjacent(a, next, b).
+             adjacent(b, next, home(x))."
+        )[..]
+    );
+    let b = p.meta.board.as_ref().expect("a board view");
+    assert_eq!((b.cells[1].col, b.cells[1].row), (3, 1));
+    assert_eq!((b.width, b.height), (4, 2));
+}
+
+#[test]
+fn regions_mark_cells() {
+    let p = program("roles x.\nboard grid(3, 1).\nregion safe: sq(1, 1), sq(3, 1).");
+    let rules = printed(&p);
+    assert_eq!(
+        rules[rules.len() - 2..],
+        lines("safe(sq(1, 1)). safe(sq(3, 1)).")[..]
+    );
+    let b = p.meta.board.as_ref().expect("a board view");
+    let marks: Vec<usize> = b.cells.iter().map(|c| c.marks.len()).collect();
+    assert_eq!(marks, vec![1, 0, 1]);
+}
+
+#[test]
+fn pieces_and_draw() {
+    let got = generated("roles x, o.", "pieces x: 2 pawn \"P\" at sq(1..2, 1).");
+    assert_eq!(
+        got,
+        lines(
+            "piece(x, pawn, 1). piece(x, pawn, 2).
+             start(x, pawn, 1, sq(1, 1)). start(x, pawn, 2, sq(2, 1))."
+        )
+    );
+    assert_eq!(
+        generated("roles x, o.", "pieces o: 3 man."),
+        lines("piece(o, man, 1). piece(o, man, 2). piece(o, man, 3).")
+    );
+    let p = program(
+        "roles x, o.\npieces x: 1 pawn \"P\".\npieces o: 1 pawn \"Q\".\n\
+         board grid(2, 2).\ndraw cell(X, Y, R) at sq(X, Y) as piece(R, pawn).",
+    );
+    let views = &p.meta.board.as_ref().expect("a board").pieces;
+    let show = |t| {
+        tabula::syntax::Show {
+            item: t,
+            symbols: &p.symbols,
+            syntax: Syntax::Rules,
+        }
+        .to_string()
+    };
+    let got: Vec<String> = views
+        .iter()
+        .map(|v| format!("{} {} {}", show(&v.fact), show(&v.cell), show(&v.glyph)))
+        .collect();
+    assert_eq!(
+        got,
+        vec!["cell(X, Y, x) sq(X, Y) P", "cell(X, Y, o) sq(X, Y) Q"]
+    );
+}
+
+#[test]
+fn dice_d6() {
+    assert_eq!(
+        generated("roles p, random.", "dice d6: 1..3."),
+        lines(
+            "outcome(d6, d6(1)). weight(d6(1), 1).
+             outcome(d6, d6(2)). weight(d6(2), 1).
+             outcome(d6, d6(3)). weight(d6(3), 1).
+             legal(random, M) :- roll(d6), outcome(d6, M).
+             legal(random, noop) :- not _rolling.
+             _rolling :- roll(D)."
+        )
+    );
+}
+
+#[test]
+fn dice_weights_sticks_cowries_pasa() {
+    let sticks = generated(
+        "roles p, random.",
+        "dice sticks: 2 weight 4, 8 weight 1, 12 weight 1, 0 weight 10.",
+    );
+    let weights: Vec<&String> = sticks.iter().filter(|r| r.starts_with("weight")).collect();
+    assert_eq!(
+        weights,
+        lines("weight(sticks(2), 4). weight(sticks(8), 1). weight(sticks(12), 1). weight(sticks(0), 10).")
+            .iter()
+            .collect::<Vec<_>>()
+    );
+    let cowries = generated(
+        "roles p, random.",
+        "dice cowries: 25 weight 1, 10 weight 6, 2 weight 15, 3 weight 20, 4 weight 15, 5 weight 6, 6 weight 1.",
+    );
+    let total: i64 = cowries
+        .iter()
+        .filter_map(|r| {
+            r.strip_prefix("weight(cowries(")?
+                .split(", ")
+                .nth(1)?
+                .strip_suffix(").")?
+                .parse::<i64>()
+                .ok()
+        })
+        .sum();
+    assert_eq!(total, 64);
+    let pasa = generated("roles p, random.", "dice 2 pasa: 1, 3, 4, 6.");
+    let outcomes: Vec<&String> = pasa.iter().filter(|r| r.starts_with("outcome")).collect();
+    assert_eq!(outcomes.len(), 16);
+    assert_eq!(outcomes[1], "outcome(pasa, pasa(1, 3)).");
+    assert!(pasa.contains(&"weight(pasa(6, 4), 1).".to_string()));
+    // Equal tuples add up: two coins summed by face, not by order.
+    let coins = generated("roles p, random.", "dice coin: h weight 1, h weight 2, t.");
+    assert!(coins.contains(&"weight(coin(h), 3).".to_string()));
+}
+
+#[test]
+fn two_dice_share_natures_noop() {
+    let got = generated("roles p, random.", "dice a: 1.\ndice b: 2.");
+    assert_eq!(got.iter().filter(|r| r.contains("noop")).count(), 1);
+}
+
+#[test]
+fn tracks() {
+    assert_eq!(
+        generated("roles y.", "track y from 1: sq(1..2, 1), sq(2..1, 2)."),
+        lines(
+            "track(y, 1, sq(1, 1)). track(y, 2, sq(2, 1)).
+             track(y, 3, sq(2, 2)). track(y, 4, sq(1, 2)).
+             track_length(y, 4)."
+        )
+    );
+    // Tablan's yellow track: 48 cells, index 0..47, boustrophedon.
+    let t = generated(
+        "roles yellow.\nboard grid(12, 4).",
+        "track yellow: sq(1..12, 1), sq(12..1, 2), sq(1..12, 3), sq(12..1, 4).",
+    );
+    assert_eq!(t.len(), 49);
+    assert_eq!(t[12], "track(yellow, 12, sq(12, 2)).");
+    assert_eq!(t[47], "track(yellow, 47, sq(1, 4)).");
+    assert_eq!(t[48], "track_length(yellow, 48).");
+}
+
+#[test]
+fn params_in_rules_and_declarations() {
+    let p = program(
+        "param n = 3.\nparam m = n * 2 - 1.\nroles x.\nboard grid(n, 1).\nlimit(m).\nbig(X) :- s(X), X > n.",
+    );
+    let rules = printed(&p);
+    assert!(rules.contains(&"limit(5).".to_string()));
+    assert!(rules.contains(&"big(X) :- s(X), X > 3.".to_string()));
+    assert_eq!(rules.iter().filter(|r| r.starts_with("square")).count(), 3);
+    assert_eq!(
+        p.meta.params,
+        vec![("n".into(), "3".into()), ("m".into(), "5".into())]
+    );
+}
+
+#[test]
+fn param_overrides() {
+    let mut sources = SourceMap::default();
+    let file = sources.add("t.rules", "param n = 3.\nroles x.\nv(n).");
+    let p =
+        rules::parse_program(&mut sources, file, &vec![("n".into(), "7".into())]).expect("valid");
+    assert!(printed(&p).contains(&"v(7).".to_string()));
+    let mut sources = SourceMap::default();
+    let file = sources.add("t.rules", "param n = 3.\nroles x.");
+    let e = rules::parse_program(&mut sources, file, &vec![("k".into(), "7".into())]).unwrap_err();
+    assert_eq!(
+        located(&sources, &e),
+        vec!["- E0107 the game has no parameter `k`"]
+    );
+    let file = sources.add("t.rules", "param n = 3.\nroles x.");
+    let e =
+        rules::parse_program(&mut sources, file, &vec![("n".into(), "7x!".into())]).unwrap_err();
+    assert_eq!(e[0].code, codes::DECLARATION);
+}
+
+// ------------------------------------------------------------------ extends and sections
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-language-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn load(path: &Path) -> Result<Program, (SourceMap, Vec<Diagnostic>)> {
+    let mut sources = SourceMap::default();
+    rules::load(&mut sources, path, &vec![]).map_err(|e| (sources, e))
+}
+
+#[test]
+fn extends_overrides_params_and_replaces_sections() {
+    let dir = temp_dir("extends");
+    std::fs::write(
+        dir.join("base.rules"),
+        "game \"Base\".\nparam n = 2.\nroles x.\nsection rule { r(1). }\nsize(n).\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("v")).unwrap();
+    std::fs::write(
+        dir.join("v/variant.rules"),
+        "extends \"../base.rules\".\ngame \"Variant\".\nparam n = 5.\nsection rule { r(2). r(3). }\nextra.\n",
+    )
+    .unwrap();
+    let p =
+        load(&dir.join("v/variant.rules")).unwrap_or_else(|(s, e)| panic!("{}", render(&s, &e)));
+    assert_eq!(p.meta.title.as_deref(), Some("Variant"));
+    assert_eq!(printed(&p), lines("role(x). r(2). r(3). size(5). extra."));
+}
+
+#[test]
+fn extends_unknown_param_and_section() {
+    let dir = temp_dir("unknown");
+    std::fs::write(
+        dir.join("base.rules"),
+        "param n = 2.\nroles x.\nsection a { p. }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("v.rules"),
+        "extends \"base.rules\".\nparam k = 1.\nsection b { q. }\n",
+    )
+    .unwrap();
+    let (s, e) = load(&dir.join("v.rules")).err().expect("errors");
+    assert_eq!(
+        located(&s, &e),
+        vec![
+            "2:7 E0107 the base file has no parameter `k`",
+            "3:9 E0107 the base file has no section `b`",
+        ]
+    );
+}
+
+#[test]
+fn extends_cycle_and_missing_file() {
+    let dir = temp_dir("cycle");
+    std::fs::write(dir.join("a.rules"), "extends \"b.rules\".\nroles x.\n").unwrap();
+    std::fs::write(dir.join("b.rules"), "\n\nextends \"a.rules\".\n").unwrap();
+    let (s, e) = load(&dir.join("a.rules")).err().expect("errors");
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].code, codes::EXTENDS);
+    let span = e[0].span.expect("located");
+    assert!(s.file(span.file).path.ends_with("b.rules"));
+    assert_eq!(s.file(span.file).line_col(span.start as usize), (3, 1));
+    std::fs::write(
+        dir.join("c.rules"),
+        "roles x.\nextends \"nowhere.rules\".\n",
+    )
+    .unwrap();
+    let (s, e) = load(&dir.join("c.rules")).err().expect("errors");
+    assert_eq!(located(&s, &e).len(), 1);
+    assert!(located(&s, &e)[0].starts_with("2:1 E0108 cannot read"));
+}
+
+#[test]
+fn pawn_whopping_and_its_variant_read() {
+    let base = load(Path::new("games/pawn_whopping.rules"))
+        .unwrap_or_else(|(s, e)| panic!("{}", render(&s, &e)));
+    assert_eq!(base.meta.title.as_deref(), Some("Pawn whopping"));
+    assert_eq!(base.meta.params, vec![("size".into(), "8".into())]);
+    let rules = printed(&base);
+    assert!(rules.contains(&"start(o, pawn, 8, sq(8, 7)).".to_string()));
+    let v = load(Path::new("games/variants/pawn_whopping_6x6.rules"))
+        .unwrap_or_else(|(s, e)| panic!("{}", render(&s, &e)));
+    assert_eq!(v.meta.title.as_deref(), Some("Pawn whopping 6x6"));
+    let rules = printed(&v);
+    assert!(rules.contains(&"start(o, pawn, 6, sq(6, 5)).".to_string()));
+    assert!(rules.contains(&"goal_row(x, 6).".to_string()));
+    assert_eq!(v.meta.board.expect("board").cells.len(), 36);
+}
+
+// ------------------------------------------------------------------ errors
+
+#[test]
+fn syntax_errors_are_located_and_all_reported() {
+    assert_eq!(
+        errors_of("roles x.\np(X :- q.\nok(1).\nr(X) :- s(X)\nt."),
+        vec![
+            "2:5 E0001 expected `)`, `,`, `..` or an operator",
+            "5:1 E0001 expected `,`, `.`, a comparison or an operator",
+        ]
+    );
+    assert_eq!(
+        errors_of("p :- q(1..2)."),
+        vec!["1:8 E0001 a range `..` can only be used in facts and declarations"]
+    );
+    assert_eq!(
+        errors_of("game \"open.\nroles x."),
+        vec!["1:6 E0001 this string is never closed (a string ends on its line)"]
+    );
+    assert_eq!(
+        errors_of("p(\"s\")."),
+        vec!["1:3 E0001 a string can only be used in declarations"]
+    );
+    assert_eq!(
+        errors_of("p :- X > 1\n"),
+        vec!["2:1 E0001 expected `,`, `.` or an operator"]
+    );
+    assert_eq!(
+        errors_of("section a {\np.\n"),
+        vec!["1:9 E0001 this section is never closed with `}`"]
+    );
+    assert_eq!(
+        errors_of("p.\n}\n"),
+        vec!["2:1 E0001 `}` without a section"]
+    );
+}
+
+#[test]
+fn no_message_names_a_grammar_rule() {
+    for text in [
+        "p(",
+        "p :- ",
+        "roles",
+        "board grid(",
+        "x :- (a ; ",
+        "p(X) :- X >",
+        "param = 3.",
+        "1.",
+        "dice 2: .",
+    ] {
+        for d in parse(text).err().expect("an error").1 {
+            for bad in [
+                "expr", "compound", "literal,", "_", "item", "kw_", "decl_", "Rule",
+            ] {
+                assert!(!d.message.contains(bad), "{text:?}: {}", d.message);
+            }
+        }
+    }
+}
+
+#[test]
+fn declaration_errors_are_located() {
+    assert_eq!(
+        errors_of("roles x, o.\nturn x, y.\nboard grid(100000, 100000).\n"),
+        vec![
+            "2:9 E0003 `y` is not a role declared with `roles`",
+            "3:7 E0003 a grid must be 1 to 1000 cells a side and at most 100000 cells, not 100000x100000",
+        ]
+    );
+    assert_eq!(
+        errors_of(
+            "roles x.\nboard grid(2, 2).\ntrack x: sq(1, 1), sq(3, 1).\nregion role: sq(1, 1)."
+        ),
+        vec![
+            "3:20 E0003 `sq(3, 1)` is not a cell of the board",
+            "4:8 E0003 `role` is a reserved relation",
+        ]
+    );
+    assert_eq!(
+        errors_of("roles x.\ndice d6: 1..6."),
+        vec!["2:1 E0003 dice need nature: add the role `random` to `roles`"]
+    );
+    assert_eq!(
+        errors_of("roles x, random.\ndice 9 d: 1..6."),
+        vec!["2:1 E0003 dice may have 1 to 10000 outcomes in all (faces to the power of dice)"]
+    );
+    assert_eq!(
+        errors_of("roles x x."),
+        vec!["1:9 E0003 separate role names with `,`"]
+    );
+    assert_eq!(
+        errors_of("roles x, x."),
+        vec!["1:10 E0003 role `x` is declared twice"]
+    );
+    assert_eq!(
+        errors_of("param n = 1.\nparam n = 2."),
+        vec!["2:7 E0003 parameter `n` is declared twice"]
+    );
+    assert_eq!(
+        errors_of("p(1..1000000)."),
+        vec!["1:3 E0003 a range may hold at most 100000 values"]
+    );
+}
+
+#[test]
+fn bad_input_never_panics() {
+    let deep = "p(".repeat(200_000);
+    assert_eq!(errors_of(&deep)[0].split(' ').nth(1), Some("E0002"));
+    let chain = format!("a :- {} > 0.", vec!["1"; 100_000].join(" + "));
+    assert_eq!(errors_of(&chain)[0].split(' ').nth(1), Some("E0002"));
+    let nots = format!("a :- {} q.", "not ".repeat(100_000));
+    assert!(!errors_of(&nots).is_empty());
+    assert!(parse("").is_ok());
+    assert!(parse("% only a comment").is_ok());
+    // A big file reads, and a big garbage file stops after a bounded number of errors.
+    let big = "p(1).\n".repeat(50_000);
+    assert_eq!(program(&big).rules.len(), 50_000);
+    let garbage = "@#!\n".repeat(100_000);
+    assert!(errors_of(&garbage).len() <= 50);
+    // A pseudo-random token soup.
+    let tokens = [
+        "p", "(", ")", "X", "_", ",", ";", ":-", ".", "..", "not", "1", "+", "\"", "%", "\n", "=",
+        "{", "}", "section", "board", "dice", ":", "at", "weight",
+    ];
+    let mut seed = 12345u64;
+    for _ in 0..300 {
+        let mut text = String::new();
+        for _ in 0..40 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            text.push_str(tokens[(seed >> 33) as usize % tokens.len()]);
+            text.push(' ');
+        }
+        let _ = parse(&text);
+    }
+}
+
+// ------------------------------------------------------------------ REPL entry points
+
+#[test]
+fn terms_and_literals_typed_by_a_user() {
+    let mut sources = SourceMap::default();
+    let mut symbols = Symbols::default();
+    let f = sources.add("<input>", "mark(1, 2)");
+    let t = syntax::parse_term(&sources, f, Syntax::Rules, &mut symbols).expect("a term");
+    let show = |t| {
+        tabula::syntax::Show {
+            item: t,
+            symbols: &symbols,
+            syntax: Syntax::Rules,
+        }
+        .to_string()
+    };
+    assert_eq!(show(&t), "mark(1, 2)");
+    let f = sources.add("<input>", "legal(x, M)");
+    let l = syntax::parse_literal(&sources, f, Syntax::Rules, &mut symbols).expect("a literal");
+    assert_eq!(show_literal(&l, &symbols), "legal(x, M)");
+    let f = sources.add("<input>", "not true cell(1, 1, b)");
+    let l = syntax::parse_literal(&sources, f, Syntax::Rules, &mut symbols).expect("a literal");
+    assert_eq!(show_literal(&l, &symbols), "not true(cell(1, 1, b))");
+    let f = sources.add("<input>", "mark(1, ");
+    let e = syntax::parse_term(&sources, f, Syntax::Rules, &mut symbols).unwrap_err();
+    assert_eq!(e.code, codes::SYNTAX);
+}
+
+// ------------------------------------------------------------------ docs
+
+#[test]
+fn every_example_of_the_language_doc_reads() {
+    let doc = std::fs::read_to_string("docs/LANGUAGE.md").expect("docs/LANGUAGE.md");
+    let mut blocks = 0;
+    let mut lines = doc.lines().enumerate();
+    while let Some((n, line)) = lines.next() {
+        let Some(kind) = line.strip_prefix("```rules") else {
+            continue;
+        };
+        let body: Vec<&str> = lines
+            .by_ref()
+            .take_while(|(_, l)| *l != "```")
+            .map(|(_, l)| l)
+            .collect();
+        let text = body.join("\n");
+        blocks += 1;
+        match parse(&text) {
+            Ok(_) => {}
+            Err((s, e)) if kind.trim() == "fragment" => {
+                let syntax: Vec<&Diagnostic> =
+                    e.iter().filter(|d| d.code == codes::SYNTAX).collect();
+                assert!(
+                    syntax.is_empty(),
+                    "LANGUAGE.md line {}:\n{}",
+                    n + 1,
+                    render(&s, &e)
+                );
+            }
+            Err((s, e)) => panic!("LANGUAGE.md line {}:\n{}", n + 1, render(&s, &e)),
+        }
+    }
+    assert!(blocks >= 20, "only {blocks} examples found");
+}
