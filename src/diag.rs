@@ -121,35 +121,61 @@ pub fn render(diag: &Diagnostic, sources: &SourceMap, fallback_path: &str, color
     out
 }
 
-/// The source line of `span` and a caret line under it.
-fn excerpt(
-    out: &mut String,
-    sources: &SourceMap,
-    span: Span,
-    on: &str,
-    off: &str,
-) {
+/// Of a long line, at most this many characters before the caret and after
+/// it are shown, with `...` where the line is cut.
+const SHOWN_BEFORE: usize = 40;
+const SHOWN_AFTER: usize = 80;
+
+/// The source line of `span` and a caret line under it. Works on a window
+/// of the line, so a 10 MB line costs no more than a short one.
+fn excerpt(out: &mut String, sources: &SourceMap, span: Span, on: &str, off: &str) {
     let file = sources.file(span.file);
     if file.text.is_empty() {
         return;
     }
-    let (line, col) = file.line_col(span.start as usize);
+    let (line, _) = file.line_col(span.start as usize);
     let text = file.line_text(line);
-    let (end_line, end_col) = file.line_col(span.end as usize);
-    let width = if end_line == line && end_col > col {
-        end_col - col
-    } else {
-        1
+    // Byte offsets of the span within the line, on character boundaries.
+    let line_start = text.as_ptr() as usize - file.text.as_ptr() as usize;
+    let floor = |i: usize| {
+        let mut i = i.min(text.len());
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
     };
-    let shown: String = text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
+    let at = floor((span.start as usize).saturating_sub(line_start));
+    let end = floor((span.end as usize).saturating_sub(line_start)).max(at);
+    let from = text[..at]
+        .char_indices()
+        .rev()
+        .nth(SHOWN_BEFORE - 1)
+        .map_or(0, |(i, _)| i);
+    let to = text[at..]
+        .char_indices()
+        .nth(SHOWN_AFTER)
+        .map_or(text.len(), |(i, _)| at + i);
+    let cut_left = if from > 0 { "..." } else { "" };
+    let cut_right = if to < text.len() { "..." } else { "" };
+    let clean = |s: &str| -> String {
+        s.chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect()
+    };
+    let indent = cut_left.len() + text[from..at].chars().count();
+    let width = text[at..end.min(to)].chars().count().max(1);
     let gutter = line.to_string();
-    let _ = writeln!(out, "{gutter} | {shown}");
+    let _ = writeln!(
+        out,
+        "{gutter} | {cut_left}{}{cut_right}",
+        clean(&text[from..to])
+    );
     let _ = writeln!(
         out,
         "{} | {}{on}{}{off}",
         " ".repeat(gutter.len()),
-        " ".repeat(col - 1),
-        "^".repeat(width.min(shown.chars().count().saturating_sub(col - 1)).max(1))
+        " ".repeat(indent),
+        "^".repeat(width)
     );
 }
 

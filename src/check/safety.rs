@@ -1,0 +1,277 @@
+//! Safety: every variable is bound by a positive literal.
+//!
+//! In: a program. Out: `FACT_VARIABLE` for a fact with a variable, `UNSAFE`
+//! for a variable of a head, a negation, a comparison (or `distinct`) or an
+//! arithmetic expression that no positive body literal binds.
+//! Holds: the order of literals does not matter (the grounder reorders); a
+//! positive atom binds its variables except those inside arithmetic;
+//! `X = Expr` binds `X` once every variable of `Expr` is bound; an `or`
+//! binds a variable only if every branch binds it. One error per variable
+//! per rule, at its first unsafe occurrence.
+
+use super::Sink;
+use super::walk::{atom_vars, literal_vars, term_vars};
+use crate::diag::{Diagnostic, codes};
+use crate::syntax::{CmpOp, Literal, Program, Rule, Span, Sym, Syntax, TermKind};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+type Vars = FxHashSet<Sym>;
+
+pub(super) fn check(program: &Program, out: &mut Sink) {
+    for rule in &program.rules {
+        if rule.body.is_empty() {
+            fact(program, rule, out);
+        } else {
+            self::rule(program, rule, out);
+        }
+    }
+}
+
+/// The name a user wrote for a variable (the native reader names each `_`
+/// `_1`, `_2`...).
+fn var_name(program: &Program, v: Sym) -> String {
+    let name = program.symbols.name(v);
+    let anonymous = name
+        .strip_prefix('_')
+        .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
+    if anonymous {
+        "_".to_string()
+    } else {
+        name.to_string()
+    }
+}
+
+fn fact(program: &Program, rule: &Rule, out: &mut Sink) {
+    let mut first: Option<(Sym, Span)> = None;
+    atom_vars(&rule.head, &mut |v, span, _| {
+        first.get_or_insert((v, span));
+    });
+    if let Some((v, span)) = first {
+        let name = program.symbols.name(rule.head.rel);
+        out.push(
+            Diagnostic::error(
+                codes::FACT_VARIABLE,
+                span,
+                format!(
+                    "the fact `{name}` has a variable `{}`; a fact must be ground",
+                    var_name(program, v)
+                ),
+            )
+            .with_note("to state it for many values, write a rule whose body binds the variable"),
+        );
+    }
+}
+
+/// Where an unsafe variable was found, for the message.
+#[derive(Clone, Copy)]
+enum Place {
+    Head,
+    Negation,
+    Comparison,
+    Arithmetic,
+}
+
+struct Unsafe<'a> {
+    program: &'a Program,
+    /// Variables that some branch of an `or` binds (for the message).
+    in_some_branch: Vars,
+    reported: FxHashSet<Sym>,
+    out: &'a mut Sink,
+}
+
+impl Unsafe<'_> {
+    fn report(&mut self, v: Sym, span: Span, place: Place) {
+        if !self.reported.insert(v) {
+            return;
+        }
+        let name = var_name(self.program, v);
+        let comparison = match self.program.syntax {
+            Syntax::Kif => "`distinct`",
+            Syntax::Rules => "a comparison",
+        };
+        let place = match place {
+            Place::Head => "the head",
+            Place::Negation => "a negation",
+            Place::Comparison => comparison,
+            Place::Arithmetic => "arithmetic",
+        };
+        let message = if name == "_" {
+            format!("`_` in {place} is unsafe: no positive literal binds this anonymous variable")
+        } else if self.in_some_branch.contains(&v) {
+            format!(
+                "variable `{name}` is unsafe: it appears in {place}, but not every branch of the `or` binds it"
+            )
+        } else {
+            format!(
+                "variable `{name}` is unsafe: it appears in {place} but in no positive literal of the body"
+            )
+        };
+        self.out.push(
+            Diagnostic::error(codes::UNSAFE, span, message).with_note(
+                "only a positive literal binds a variable; negations, comparisons and arithmetic only test it",
+            ),
+        );
+    }
+
+    /// Checks the literals of one conjunction, given every variable bound
+    /// in it.
+    fn conjunction(&mut self, body: &[Literal], bound: &Vars) {
+        for lit in body {
+            match lit {
+                Literal::Pos(a) => atom_vars(a, &mut |v, span, arith| {
+                    if arith && !bound.contains(&v) {
+                        self.report(v, span, Place::Arithmetic);
+                    }
+                }),
+                Literal::Not(..) => literal_vars(lit, &mut |v, span, _| {
+                    if !bound.contains(&v) {
+                        self.report(v, span, Place::Negation);
+                    }
+                }),
+                Literal::Cmp(..) => literal_vars(lit, &mut |v, span, arith| {
+                    if !bound.contains(&v) {
+                        let place = if arith {
+                            Place::Arithmetic
+                        } else {
+                            Place::Comparison
+                        };
+                        self.report(v, span, place);
+                    }
+                }),
+                Literal::Or(branches, _) => {
+                    for branch in branches {
+                        let inner = bind(branch, bound);
+                        self.conjunction(branch, &inner);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn rule(program: &Program, rule: &Rule, out: &mut Sink) {
+    let bound = bind(&rule.body, &Vars::default());
+    let mut in_some_branch = Vars::default();
+    for lit in &rule.body {
+        if let Literal::Or(..) = lit {
+            or_bindable(lit, &mut in_some_branch);
+        }
+    }
+    let mut checker = Unsafe {
+        program,
+        in_some_branch,
+        reported: FxHashSet::default(),
+        out,
+    };
+    atom_vars(&rule.head, &mut |v, span, _| {
+        if !bound.contains(&v) {
+            checker.report(v, span, Place::Head);
+        }
+    });
+    checker.conjunction(&rule.body, &bound);
+}
+
+/// Adds the variables of the positive atoms (outside arithmetic, not under
+/// `not`) inside `lit`.
+fn or_bindable(lit: &Literal, vars: &mut Vars) {
+    let mut stack = vec![lit];
+    while let Some(l) = stack.pop() {
+        match l {
+            Literal::Pos(a) => atom_vars(a, &mut |v, _, arith| {
+                if !arith {
+                    vars.insert(v);
+                }
+            }),
+            Literal::Or(branches, _) => stack.extend(branches.iter().flatten()),
+            Literal::Not(..) | Literal::Cmp(..) => {}
+        }
+    }
+}
+
+/// The variables bound by a conjunction when `outer` are bound already
+/// (the result includes `outer`).
+///
+/// Positive atoms bind at once; each `X = Expr` waits, through a counter of
+/// its unbound variables, until `Expr` is bound (a worklist, linear in the
+/// body); an `or` is re-examined whenever the worklist runs dry, until no
+/// branch set binds anything new.
+fn bind(body: &[Literal], outer: &Vars) -> Vars {
+    let mut bound = outer.clone();
+    let mut queue: Vec<Sym> = Vec::new();
+    // Equations `target = expr`: the target and how many distinct unbound
+    // variables of `expr` remain.
+    let mut targets: Vec<Sym> = Vec::new();
+    let mut missing: Vec<usize> = Vec::new();
+    let mut waiting: FxHashMap<Sym, Vec<usize>> = FxHashMap::default();
+    let mut ors: Vec<&Vec<Vec<Literal>>> = Vec::new();
+    for lit in body {
+        match lit {
+            Literal::Pos(a) => atom_vars(a, &mut |v, _, arith| {
+                if !arith && bound.insert(v) {
+                    queue.push(v);
+                }
+            }),
+            Literal::Cmp(CmpOp::Eq, a, b, _) => {
+                for (target, expr) in [(a, b), (b, a)] {
+                    if let TermKind::Var(t) = target.kind {
+                        let mut deps = Vars::default();
+                        term_vars(expr, &mut |v, _, _| {
+                            deps.insert(v);
+                        });
+                        let id = targets.len();
+                        targets.push(t);
+                        missing.push(deps.len());
+                        for d in deps {
+                            waiting.entry(d).or_default().push(id);
+                        }
+                    }
+                }
+            }
+            Literal::Or(branches, _) => ors.push(branches),
+            Literal::Not(..) | Literal::Cmp(..) => {}
+        }
+    }
+    // Variables bound from outside count as bound for the equations too.
+    queue.extend(outer.iter().copied());
+    let mut ready: Vec<usize> = (0..targets.len()).filter(|&i| missing[i] == 0).collect();
+    loop {
+        loop {
+            if let Some(id) = ready.pop() {
+                if bound.insert(targets[id]) {
+                    queue.push(targets[id]);
+                }
+            } else if let Some(v) = queue.pop() {
+                if let Some(ids) = waiting.remove(&v) {
+                    for id in ids {
+                        missing[id] -= 1;
+                        if missing[id] == 0 {
+                            ready.push(id);
+                        }
+                    }
+                }
+            } else {
+                break;
+            }
+        }
+        let mut grew = false;
+        for branches in &ors {
+            let mut common: Option<Vars> = None;
+            for branch in branches.iter() {
+                let inner = bind(branch, &bound);
+                common = Some(match common {
+                    None => inner,
+                    Some(c) => c.intersection(&inner).copied().collect(),
+                });
+            }
+            for v in common.unwrap_or_default() {
+                if bound.insert(v) {
+                    queue.push(v);
+                    grew = true;
+                }
+            }
+        }
+        if !grew {
+            return bound;
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! Iterative walks over terms and literals.
+//!
+//! In: AST nodes. Out: callbacks on every variable or atom inside them.
+//! Holds: no recursion on the Rust stack, so a term or a negation nested a
+//! hundred thousand levels deep cannot overflow it.
+
+use crate::syntax::{Atom, Literal, Span, Sym, Term, TermKind};
+
+/// Calls `f(var, span, in_arith)` on every variable of `term`, left to right;
+/// `in_arith` tells whether the occurrence lies inside an arithmetic
+/// expression (where matching cannot bind it).
+pub fn term_vars(term: &Term, f: &mut impl FnMut(Sym, Span, bool)) {
+    let mut stack: Vec<(&Term, bool)> = vec![(term, false)];
+    while let Some((t, arith)) = stack.pop() {
+        match &t.kind {
+            TermKind::Var(v) => f(*v, t.span, arith),
+            TermKind::Const(_) | TermKind::Int(_) => {}
+            TermKind::App(_, args) => stack.extend(args.iter().rev().map(|a| (a, arith))),
+            TermKind::Arith(_, a, b) => {
+                stack.push((b, true));
+                stack.push((a, true));
+            }
+        }
+    }
+}
+
+/// Every variable of an atom, as [`term_vars`].
+pub fn atom_vars(atom: &Atom, f: &mut impl FnMut(Sym, Span, bool)) {
+    for arg in &atom.args {
+        term_vars(arg, f);
+    }
+}
+
+/// Every variable of a literal, at any depth (inside `not`, `or`,
+/// comparisons).
+pub fn literal_vars(lit: &Literal, f: &mut impl FnMut(Sym, Span, bool)) {
+    let mut stack = vec![lit];
+    while let Some(l) = stack.pop() {
+        match l {
+            Literal::Pos(a) => atom_vars(a, f),
+            Literal::Not(inner, _) => stack.push(inner),
+            Literal::Cmp(_, a, b, _) => {
+                term_vars(a, f);
+                term_vars(b, f);
+            }
+            Literal::Or(branches, _) => {
+                stack.extend(branches.iter().rev().flat_map(|b| b.iter().rev()));
+            }
+        }
+    }
+}
+
+/// Calls `f(atom, negative)` on every atom of a body, at any depth;
+/// `negative` is true for an atom under any `not` (however many enclose it),
+/// which is what stratification needs.
+pub fn body_atoms<'a>(body: &'a [Literal], f: &mut impl FnMut(&'a Atom, bool)) {
+    let mut stack: Vec<(&Literal, bool)> = body.iter().rev().map(|l| (l, false)).collect();
+    while let Some((l, neg)) = stack.pop() {
+        match l {
+            Literal::Pos(a) => f(a, neg),
+            Literal::Not(inner, _) => stack.push((inner, true)),
+            Literal::Cmp(..) => {}
+            Literal::Or(branches, _) => {
+                stack.extend(
+                    branches
+                        .iter()
+                        .rev()
+                        .flat_map(|b| b.iter().rev())
+                        .map(|l| (l, neg)),
+                );
+            }
+        }
+    }
+}
+
+/// The name and arity of a term read as a sentence: `f(a, b)` is `f`/2, a
+/// constant `c` is `c`/0; variables, integers and arithmetic are `None`.
+pub fn functor(term: &Term) -> Option<(Sym, usize)> {
+    match &term.kind {
+        TermKind::App(f, args) => Some((*f, args.len())),
+        TermKind::Const(c) => Some((*c, 0)),
+        _ => None,
+    }
+}
