@@ -184,32 +184,39 @@ fn excerpt(out: &mut String, sources: &SourceMap, span: Span, on: &str, off: &st
 pub mod codes {
     /// Text that does not parse: `(<= (p ?x)`.
     pub const SYNTAX: &str = "E0001";
-    /// Input nested deeper than the reader accepts.
+    /// Input nested deeper than the reader accepts: `(p (f (f ... a)))`.
     pub const TOO_DEEP: &str = "E0002";
-    /// A declaration that is malformed or inconsistent (board, dice, track...).
+    /// A declaration that is malformed or inconsistent (board, dice,
+    /// track...): `board grid(0, a).`
     pub const DECLARATION: &str = "E0003";
-    /// A relation or function used with two different numbers of arguments.
+    /// A relation, fluent or move used with two different numbers of
+    /// arguments, or a reserved relation with the wrong number:
+    /// `(cell 1 1 b) (<= (free ?x ?y) (cell ?x ?y))`.
     pub const ARITY: &str = "E0101";
     /// A variable of a head, negation, comparison or arithmetic not bound by a
     /// positive literal: `p(X) :- not q(X).`
     pub const UNSAFE: &str = "E0102";
     /// Recursion through negation: `p :- not q. q :- not p.`
     pub const NEGATIVE_CYCLE: &str = "E0103";
-    /// A reserved relation used where GDL forbids it: `true(p) :- q.`
+    /// A reserved relation used where GDL forbids it: `true(p) :- q.`,
+    /// `legal(R, m) :- does(R, m).`
     pub const RESERVED: &str = "E0104";
     /// A fact with variables: `p(X).`
     pub const FACT_VARIABLE: &str = "E0105";
-    /// A game without `role` facts.
+    /// A game without `role` facts (an empty file).
     pub const NO_ROLES: &str = "E0106";
-    /// A parameter or section that the base file does not have.
+    /// A parameter or section that the base file does not have:
+    /// `extends "base.rules". param colour = red.`
     pub const UNKNOWN_NAME: &str = "E0107";
     /// An `extends` path that cannot be read, or a cycle of `extends`.
     pub const EXTENDS: &str = "E0108";
-    /// Grounding that is infinite or larger than the limit.
+    /// Grounding that is infinite or larger than the limit:
+    /// `nat(0). nat(N) :- nat(M), N = M + 1.`
     pub const GROUNDING: &str = "E0201";
-    /// Arithmetic that fails during grounding (division by zero, overflow,
-    /// a non-integer operand).
+    /// A value that must be an integer and is not (a goal value, a weight):
+    /// `(goal x high)`.
     pub const ARITHMETIC: &str = "E0202";
-    /// Warning: a relation used but never defined.
+    /// Warning: a relation used but never defined:
+    /// `terminal :- not blocked.` with no `blocked`.
     pub const UNDEFINED: &str = "W0001";
 }

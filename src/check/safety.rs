@@ -160,7 +160,7 @@ fn rule(program: &Program, rule: &Rule, out: &mut Sink) {
     let mut checker = Unsafe {
         program,
         in_some_branch,
-        reported: FxHashSet::default(),
+        reported: blocked_targets(&rule.body, &bound),
         out,
     };
     atom_vars(&rule.head, &mut |v, span, _| {
@@ -169,6 +169,42 @@ fn rule(program: &Program, rule: &Rule, out: &mut Sink) {
         }
     });
     checker.conjunction(&rule.body, &bound);
+}
+
+/// Unbound targets `X` of equations `X = Expr` whose `Expr` has an unbound
+/// variable that is no equation's target: that variable is the cause and is
+/// reported; `X` only follows from it, so it is not reported again.
+fn blocked_targets(body: &[Literal], bound: &Vars) -> Vars {
+    let mut equations: Vec<(Sym, &crate::syntax::Term)> = Vec::new();
+    let mut stack: Vec<&Literal> = body.iter().collect();
+    while let Some(l) = stack.pop() {
+        match l {
+            Literal::Cmp(CmpOp::Eq, a, b, _) => {
+                for (target, expr) in [(a, b), (b, a)] {
+                    if let TermKind::Var(t) = target.kind {
+                        equations.push((t, expr));
+                    }
+                }
+            }
+            Literal::Or(branches, _) => stack.extend(branches.iter().flatten()),
+            _ => {}
+        }
+    }
+    let targets: Vars = equations.iter().map(|&(t, _)| t).collect();
+    let mut blocked = Vars::default();
+    for (t, expr) in equations {
+        if bound.contains(&t) {
+            continue;
+        }
+        let mut cause = false;
+        term_vars(expr, &mut |v, _, _| {
+            cause |= !bound.contains(&v) && !targets.contains(&v);
+        });
+        if cause {
+            blocked.insert(t);
+        }
+    }
+    blocked
 }
 
 /// Adds the variables of the positive atoms (outside arithmetic, not under
