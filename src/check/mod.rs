@@ -201,3 +201,6 @@ fn roles_and_undefined(program: &Program, out: &mut Sink) -> usize {
     }
     used.len()
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,157 @@
+//! The contract of `tabula check`: exit 0 if every file is valid (warnings
+//! allowed), 1 if any is invalid, 2 for a usage or I/O error; nothing on
+//! stdout on success; no colour when stderr is not a terminal.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn diagnostics(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/diagnostics")
+        .join(name)
+}
+
+fn scratch(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-check-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("temp file");
+    path
+}
+
+fn tabula(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .env_remove("NO_COLOR")
+        .args(args)
+        .output()
+        .expect("tabula runs")
+}
+
+fn check(files: &[PathBuf]) -> Output {
+    let mut args = vec![std::ffi::OsStr::new("check")];
+    args.extend(files.iter().map(|f| f.as_os_str()));
+    tabula(&args)
+}
+
+const VALID: &str = "(role x)\n(init on)\n(<= terminal (true on))\n(goal x 100)\n";
+
+#[test]
+fn a_valid_file_prints_nothing() {
+    let out = check(&[scratch("valid.kif", VALID)]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn warnings_alone_keep_exit_zero() {
+    let out = check(&[diagnostics("undefined.kif")]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("warning[W0001]"));
+}
+
+#[test]
+fn one_invalid_file_among_valid_ones_gives_one() {
+    let valid = scratch("valid2.kif", VALID);
+    let out = check(&[valid.clone(), diagnostics("arity.kif"), valid]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("error[E0101]"), "{stderr}");
+}
+
+#[test]
+fn a_missing_file_is_an_io_error() {
+    let out = check(&[diagnostics("arity.kif"), PathBuf::from("/no/such/game.kif")]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The other file is still checked and reported.
+    assert!(stderr.contains("error[E0101]"), "{stderr}");
+    assert!(stderr.contains("/no/such/game.kif"), "{stderr}");
+}
+
+#[test]
+fn a_directory_is_an_io_error() {
+    let out = check(&[std::env::temp_dir()]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_invalid() {
+    let out = check(&[diagnostics("syntax_not_utf8.kif")]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn usage_errors_give_two() {
+    let out = tabula(&["check".as_ref()]);
+    assert_eq!(out.status.code(), Some(2));
+    let valid = scratch("valid3.kif", VALID);
+    let out = tabula(&[
+        "check".as_ref(),
+        "--param".as_ref(),
+        "novalue".as_ref(),
+        valid.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = tabula(&[
+        "check".as_ref(),
+        "--syntax".as_ref(),
+        "lisp".as_ref(),
+        valid.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn syntax_flag_overrides_the_extension() {
+    let path = scratch("game.txt", VALID);
+    let out = tabula(&["check".as_ref(), path.as_os_str()]);
+    assert_eq!(out.status.code(), Some(1), "read as the native syntax");
+    let out = tabula(&[
+        "check".as_ref(),
+        "--syntax".as_ref(),
+        "kif".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn no_colour_when_stderr_is_not_a_terminal() {
+    let out = check(&[diagnostics("many_errors.kif")]);
+    assert!(!out.stderr.contains(&0x1b), "escape codes on a pipe");
+}
+
+#[test]
+fn explain_prints_sizes_and_strata_on_stdout() {
+    let path = scratch("explain.kif", VALID);
+    let out = tabula(&["check".as_ref(), "--explain".as_ref(), path.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "relations",
+        "facts",
+        "rules",
+        "strata",
+        "ground atoms",
+        "stratum 0:",
+    ] {
+        assert!(stdout.contains(line), "{line} missing in\n{stdout}");
+    }
+    // An invalid file explains nothing.
+    let out = tabula(&[
+        "check".as_ref(),
+        "--explain".as_ref(),
+        diagnostics("arity.kif").as_os_str(),
+    ]);
+    assert!(out.stdout.is_empty());
+}
