@@ -11,4 +11,6 @@ pub mod diag;
 pub mod engine;
 pub mod ground;
 pub mod load;
+pub mod render;
+pub mod repl;
 pub mod syntax;

@@ -6,6 +6,8 @@
 mod bench;
 mod check;
 mod perft;
+mod play;
+mod repl;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -29,6 +31,10 @@ enum Command {
     Perft(perft::Args),
     /// Random playouts: speed, mean length, mean goals.
     Bench(bench::Args),
+    /// Play one game: random, first-move or human agents per role.
+    Play(play::Args),
+    /// Step through a game interactively (or from a script on stdin).
+    Repl(repl::Args),
 }
 
 /// Options shared by every command that opens one game.
@@ -66,6 +72,8 @@ pub fn main() -> i32 {
         Command::Check(args) => check::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Repl(args) => repl::run(args),
     }
 }
 

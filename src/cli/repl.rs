@@ -1,0 +1,208 @@
+//! `tabula repl FILE [--seed S]`: the REPL's front end.
+//!
+//! On a terminal: rustyline with a prompt, history kept in the user's data
+//! folder, tab completion of commands and legal moves; Ctrl-C cancels the
+//! line, Ctrl-D quits. On a pipe: one command per line, no prompt, no
+//! colour. The exit code is 0 unless some command failed.
+
+use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, open_game};
+use crate::repl::complete::{Completion, Words};
+use crate::repl::{Origin, Reply, Session};
+use rustyline::completion::{Completer, FilenameCompleter, Pair};
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::DefaultHistory;
+use rustyline::validate::Validator;
+use rustyline::{CompletionType, Config, Context, Editor};
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Seed of the random generator (nature's throws, `auto`); from the
+    /// clock when not given.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+pub fn run(args: Args) -> i32 {
+    let loaded = match open_game(&args.game) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let Ok(params) = args.game.overrides() else {
+        return EXIT_USAGE;
+    };
+    let origin = Origin {
+        path: args.game.file.clone(),
+        syntax: args.game.syntax(),
+        params,
+    };
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let mut session = Session::new(loaded.game, origin, seed);
+    let failed = if std::io::stdin().is_terminal() {
+        session
+            .set_color(std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal());
+        interactive(&mut session)
+    } else {
+        piped(&mut session)
+    };
+    if failed { EXIT_INVALID } else { EXIT_OK }
+}
+
+/// A seed for when none is given.
+pub fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (std::process::id() as u64).rotate_left(32)
+}
+
+/// Prints a reply: text on stdout, errors on stderr.
+fn show(reply: &Reply) {
+    if reply.failed {
+        eprint!("{}", reply.text);
+    } else {
+        print!("{}", reply.text);
+    }
+    let _ = std::io::stdout().flush();
+}
+
+fn piped(session: &mut Session) -> bool {
+    print!("{}", session.view());
+    let mut failed = false;
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else {
+            eprintln!("error: standard input is not text");
+            return true;
+        };
+        let reply = session.execute(&line);
+        show(&reply);
+        failed |= reply.failed;
+        if reply.quit {
+            break;
+        }
+    }
+    failed
+}
+
+/// Where the line history lives: `$XDG_DATA_HOME/tabula/history` or the
+/// platform's data folder.
+fn history_path() -> Option<PathBuf> {
+    let dir = dirs::data_dir()?.join("tabula");
+    std::fs::create_dir_all(&dir).ok()?;
+    Some(dir.join("history"))
+}
+
+fn interactive(session: &mut Session) -> bool {
+    let config = Config::builder()
+        .completion_type(CompletionType::List)
+        .auto_add_history(false)
+        .history_ignore_dups(true)
+        .map(|b| b.build())
+        .unwrap_or_default();
+    let mut rl: Editor<LineHelper, DefaultHistory> = match Editor::with_config(config) {
+        Ok(rl) => rl,
+        Err(e) => {
+            eprintln!("error: cannot use the terminal ({e}); reading plain lines");
+            return piped(session);
+        }
+    };
+    rl.set_helper(Some(LineHelper {
+        words: session.completions(),
+        files: FilenameCompleter::new(),
+    }));
+    let history = history_path();
+    if let Some(h) = &history {
+        let _ = rl.load_history(h);
+    }
+    let game = session.game();
+    let title = game
+        .meta
+        .title
+        .clone()
+        .unwrap_or_else(|| session.origin().path.display().to_string());
+    let roles: Vec<String> = (0..game.role_count()).map(|r| game.role_name(r)).collect();
+    println!(
+        "{title}: roles {}; seed {}. Type `help` for the commands.",
+        roles.join(", "),
+        session.seed()
+    );
+    print!("{}", session.view());
+    let mut failed = false;
+    loop {
+        if let Some(h) = rl.helper_mut() {
+            h.words = session.completions();
+        }
+        let prompt = format!("{}> ", session.step());
+        match rl.readline(&prompt) {
+            Ok(line) => {
+                if !line.trim().is_empty() {
+                    let _ = rl.add_history_entry(line.as_str());
+                }
+                let reply = session.execute(&line);
+                show(&reply);
+                failed |= reply.failed;
+                if reply.quit {
+                    break;
+                }
+            }
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed = true;
+                break;
+            }
+        }
+    }
+    if let Some(h) = &history {
+        let _ = rl.save_history(h);
+    }
+    failed
+}
+
+/// Completion for rustyline: commands and legal moves from the session,
+/// file names after `save`, `load` and `load-state`.
+struct LineHelper {
+    words: Words,
+    files: FilenameCompleter,
+}
+
+impl Completer for LineHelper {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        match self.words.complete(line, pos) {
+            Completion::File => self.files.complete(line, pos, ctx),
+            Completion::Words(start, words) => Ok((
+                start,
+                words
+                    .into_iter()
+                    .map(|w| Pair {
+                        display: w.clone(),
+                        replacement: w,
+                    })
+                    .collect(),
+            )),
+        }
+    }
+}
+
+impl Hinter for LineHelper {
+    type Hint = String;
+}
+
+impl Highlighter for LineHelper {}
+
+impl Validator for LineHelper {}
+
+impl rustyline::Helper for LineHelper {}

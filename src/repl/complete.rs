@@ -1,0 +1,178 @@
+//! Tab completion: what may come next on a command line.
+//!
+//! In: a snapshot of a session (its legal moves and roles). Out: for a line
+//! and a cursor position, where the word being completed starts and its
+//! candidates, or a request for file-name completion. Plain data, so a line
+//! editor can hold it while the session is busy elsewhere.
+
+use super::Session;
+
+/// Command names, in the order `help` lists them.
+pub const COMMANDS: &[&str] = &[
+    "help",
+    "moves",
+    "play",
+    "roll",
+    "auto",
+    "undo",
+    "redo",
+    "history",
+    "board",
+    "state",
+    "query",
+    "set",
+    "load-state",
+    "goals",
+    "restart",
+    "save",
+    "load",
+    "quit",
+];
+
+/// The full name of a command or alias.
+pub fn canonical(word: &str) -> Option<&'static str> {
+    let full = match word {
+        "h" => "help",
+        "m" => "moves",
+        "p" => "play",
+        "r" => "roll",
+        "a" => "auto",
+        "u" => "undo",
+        "hist" => "history",
+        "b" | "view" => "board",
+        "s" => "state",
+        "?" | "?-" => "query",
+        "g" => "goals",
+        "q" | "exit" => "quit",
+        w => return COMMANDS.iter().find(|c| **c == w).copied(),
+    };
+    Some(full)
+}
+
+/// What to complete.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Completion {
+    /// Replace the text from this byte offset to the cursor by a candidate.
+    Words(usize, Vec<String>),
+    /// A file name (after `save`, `load`, `load-state`).
+    File,
+}
+
+/// The legal moves of the current state, per role.
+#[derive(Clone, Debug, Default)]
+pub struct Words {
+    /// (role, its legal moves shown, is it nature, does it choose).
+    pub roles: Vec<(String, Vec<String>, bool, bool)>,
+}
+
+impl Words {
+    pub fn of(session: &Session) -> Words {
+        let game = session.game();
+        let m = {
+            let mut m = game.machine();
+            m.set_state(session.state());
+            m
+        };
+        if m.is_terminal() {
+            return Words::default();
+        }
+        let choosing = super::choosing(&m);
+        let roles = (0..game.role_count())
+            .map(|r| {
+                let moves = m.legal(r).iter().map(|&mv| game.show_move(r, mv)).collect();
+                let chance = game.random_role() == Some(r);
+                let chooses = choosing.contains(&r) || (chance && m.legal(r).len() > 1);
+                (game.role_name(r), moves, chance, chooses)
+            })
+            .collect();
+        Words { roles }
+    }
+
+    pub fn complete(&self, line: &str, pos: usize) -> Completion {
+        let pos = pos.min(line.len());
+        let before = &line[..pos];
+        let Some(cmd_end) = before.find(char::is_whitespace) else {
+            let mut c: Vec<String> = COMMANDS
+                .iter()
+                .filter(|c| c.starts_with(before))
+                .map(|c| c.to_string())
+                .collect();
+            if !before.is_empty() {
+                c.extend(self.moves(before, false));
+            }
+            return Completion::Words(0, c);
+        };
+        let cmd = &before[..cmd_end];
+        let start = item_start(before, cmd_end);
+        let frag = &before[start..];
+        let words = match canonical(cmd) {
+            Some("save" | "load" | "load-state") => return Completion::File,
+            Some("help") => COMMANDS
+                .iter()
+                .filter(|c| c.starts_with(frag))
+                .map(|c| c.to_string())
+                .collect(),
+            Some("play") => self.moves(frag, true),
+            Some("roll") => self
+                .roles
+                .iter()
+                .filter(|r| r.2)
+                .flat_map(|r| r.1.iter())
+                .filter(|m| m.starts_with(frag))
+                .cloned()
+                .collect(),
+            _ => Vec::new(),
+        };
+        Completion::Words(start, words)
+    }
+
+    /// Moves of the roles that choose starting with `frag`; with `roles`,
+    /// also `ROLE=` and `ROLE=MOVE` for every role.
+    fn moves(&self, frag: &str, roles: bool) -> Vec<String> {
+        if let Some((role, rest)) = frag.split_once('=') {
+            return self
+                .roles
+                .iter()
+                .filter(|r| r.0 == role)
+                .flat_map(|r| r.1.iter())
+                .filter(|m| m.starts_with(rest))
+                .map(|m| format!("{role}={m}"))
+                .collect();
+        }
+        let mut out: Vec<String> = Vec::new();
+        for (_, moves, _, chooses) in &self.roles {
+            if *chooses {
+                for m in moves.iter().filter(|m| m.starts_with(frag)) {
+                    if !out.contains(m) {
+                        out.push(m.clone());
+                    }
+                }
+            }
+        }
+        if roles {
+            for (name, ..) in &self.roles {
+                let w = format!("{name}=");
+                if w.starts_with(frag) && !frag.is_empty() {
+                    out.push(w);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Where the item under the cursor starts: after the last whitespace outside
+/// brackets (moves such as `(mark 1 1)` hold spaces).
+fn item_start(before: &str, from: usize) -> usize {
+    let mut depth = 0usize;
+    let mut start = from;
+    for (i, c) in before[from..].char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            c if depth == 0 && c.is_whitespace() => start = from + i + c.len_utf8(),
+            _ => {}
+        }
+    }
+    start
+}

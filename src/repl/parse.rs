@@ -1,0 +1,230 @@
+//! Reading what a person types: moves, outcomes, facts and queries, in the
+//! game's own syntax. Used by the REPL and by `tabula play`.
+//!
+//! In: a [`Game`] and text. Out: move indices, fact ids or terms, or one line
+//! saying what is wrong (with the legal alternatives where that helps).
+//! Holds: the game's symbol table is never changed (text is parsed into a
+//! clone), so nothing a person types can alter the game.
+
+use crate::engine::Game;
+use crate::ground::TermId;
+use crate::syntax::{self, Literal, SourceMap, Syntax, Term, TermKind};
+
+/// One item of a `play` line: `MOVE` or `ROLE=MOVE`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    pub role: Option<String>,
+    pub text: String,
+}
+
+/// Splits a line into items at whitespace and commas outside brackets and
+/// strings, so `(mark 1 1)` and `move(1, 2)` stay whole.
+pub fn split(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut depth = 0usize;
+    let mut in_str = false;
+    for c in text.chars() {
+        if in_str {
+            in_str = c != '"';
+            cur.push(c);
+            continue;
+        }
+        match c {
+            '"' => {
+                in_str = true;
+                cur.push(c);
+            }
+            '(' | '[' => {
+                depth += 1;
+                cur.push(c);
+            }
+            ')' | ']' => {
+                depth = depth.saturating_sub(1);
+                cur.push(c);
+            }
+            c if depth == 0 && (c.is_whitespace() || c == ',') => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Items of a `play` line; `ROLE = MOVE` may have spaces around `=`.
+pub fn items(text: &str) -> Vec<Item> {
+    let mut words = split(text);
+    // Glue `x =`, `= m`, `x= m` and `x =m` into one word.
+    let mut glued: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let mut w = std::mem::take(&mut words[i]);
+        i += 1;
+        while i < words.len() && (w.ends_with('=') || words[i].starts_with('=')) {
+            w.push_str(&words[i]);
+            i += 1;
+        }
+        glued.push(w);
+    }
+    glued
+        .into_iter()
+        .map(|w| match w.split_once('=') {
+            Some((r, m))
+                if !r.is_empty()
+                    && r.chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '-') =>
+            {
+                Item {
+                    role: Some(r.to_string()),
+                    text: m.to_string(),
+                }
+            }
+            _ => Item {
+                role: None,
+                text: w,
+            },
+        })
+        .collect()
+}
+
+/// Reads one term in the game's syntax.
+pub fn term(game: &Game, text: &str) -> Result<Term, String> {
+    let mut sources = SourceMap::default();
+    let file = sources.add("<input>", text);
+    let mut symbols = game.symbols.clone();
+    syntax::parse_term(&sources, file, game.syntax, &mut symbols)
+        .map_err(|d| syntax_error(text, &d, &sources))
+}
+
+/// Reads one atom (a query pattern, variables allowed) in the game's syntax.
+pub fn atom(game: &Game, text: &str) -> Result<Term, String> {
+    let mut sources = SourceMap::default();
+    let file = sources.add("<input>", text);
+    let mut symbols = game.symbols.clone();
+    let lit = syntax::parse_literal(&sources, file, game.syntax, &mut symbols)
+        .map_err(|d| syntax_error(text, &d, &sources))?;
+    match lit {
+        Literal::Pos(a) if a.args.is_empty() => Ok(Term::new(TermKind::Const(a.rel), a.span)),
+        Literal::Pos(a) => Ok(Term::new(TermKind::App(a.rel, a.args), a.span)),
+        _ => Err(format!(
+            "`{}` is not an atom: a query asks for one relation, such as {}",
+            text.trim(),
+            match game.syntax {
+                Syntax::Kif => "`(legal ?r ?m)`",
+                Syntax::Rules => "`legal(R, M)`",
+            }
+        )),
+    }
+}
+
+fn syntax_error(text: &str, d: &crate::diag::Diagnostic, sources: &SourceMap) -> String {
+    let at = match d.span {
+        Some(span) if !text.trim().is_empty() => {
+            let (_, col) = sources.file(span.file).line_col(span.start as usize);
+            format!(" at column {col}")
+        }
+        _ => String::new(),
+    };
+    format!("cannot read `{}`{at}: {}", text.trim(), d.message)
+}
+
+/// The legal moves of a role, shown, joined, shortened if long.
+pub fn alternatives(game: &Game, role: usize, legal: &[u32]) -> String {
+    const MAX: usize = 12;
+    let mut shown: Vec<String> = legal
+        .iter()
+        .take(MAX)
+        .map(|&m| game.show_move(role, m))
+        .collect();
+    if legal.len() > MAX {
+        shown.push(format!("and {} more (type `moves`)", legal.len() - MAX));
+    }
+    shown.join(", ")
+}
+
+/// A role's choice among its legal moves, typed as the move's text or as
+/// its number (1-based) in the list of legal moves. Text equal to a legal
+/// move's wins over a number.
+pub fn choice(game: &Game, role: usize, legal: &[u32], text: &str) -> Result<u32, String> {
+    let text = text.trim();
+    let chance = game.random_role() == Some(role);
+    let name = game.role_name(role);
+    if text.is_empty() {
+        return Err(format!("expected a move of {name}"));
+    }
+    if let Some(&m) = legal.iter().find(|&&m| game.show_move(role, m) == text) {
+        return Ok(m);
+    }
+    if text.chars().all(|c| c.is_ascii_digit()) {
+        return match text.parse::<usize>() {
+            Ok(n) if (1..=legal.len()).contains(&n) => Ok(legal[n - 1]),
+            _ => Err(format!(
+                "there is no {} {text}: {name} has {} (1 to {})",
+                if chance { "outcome" } else { "move" },
+                count(legal.len(), if chance { "outcome" } else { "legal move" }),
+                legal.len()
+            )),
+        };
+    }
+    let t = term(game, text)?;
+    let found = game.term_id(&t).and_then(|id| game.find_move(role, id));
+    match found {
+        Some(m) if legal.contains(&m) => Ok(m),
+        _ if chance => Err(format!(
+            "`{text}` is not a possible outcome here; possible: {}",
+            alternatives(game, role, legal)
+        )),
+        _ => Err(format!(
+            "`{text}` is not a legal move of {name}; legal: {}",
+            alternatives(game, role, legal)
+        )),
+    }
+}
+
+/// "1 move", "3 moves".
+pub fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// The facts of a position written as text (whitespace, commas or new lines
+/// between them; comments of the game's syntax allowed).
+pub fn facts(game: &Game, text: &str) -> Result<Vec<TermId>, String> {
+    let comment = match game.syntax {
+        Syntax::Kif => ';',
+        Syntax::Rules => '%',
+    };
+    let clean: String = text
+        .lines()
+        .map(|l| l.split(comment).next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let words = split(&clean);
+    if words.is_empty() {
+        return Err("no facts given".to_string());
+    }
+    let possible = game.possible_facts();
+    let mut out = Vec::new();
+    for w in words {
+        let w = w.trim_end_matches('.');
+        let t = term(game, w)?;
+        match game.term_id(&t) {
+            Some(id) if possible.contains(&id) => {
+                if !out.contains(&id) {
+                    out.push(id)
+                }
+            }
+            _ => return Err(format!("`{w}` is not a fact this game's states can hold")),
+        }
+    }
+    Ok(out)
+}
