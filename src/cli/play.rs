@@ -172,6 +172,10 @@ fn ask(m: &crate::engine::Machine, role: usize, input: &mut impl BufRead) -> Opt
             println!();
             return None;
         }
+        if !std::io::stdin().is_terminal() {
+            // Echo a piped answer, so the output reads as a dialogue.
+            println!("{}", line.trim_end());
+        }
         match parse::choice(game, role, m.legal(role), &line) {
             Ok(mv) => return Some(mv),
             Err(e) => eprintln!("error: {e}"),

@@ -201,7 +201,7 @@ impl Session {
             "board" | "b" | "view" => Ok(self.view()),
             _ => match self.play(line) {
                 Ok(text) => Ok(text),
-                Err(e) if looks_like_move(line) => Err(e),
+                Err(e) if looks_like_move(&self.game, line) => Err(e),
                 Err(_) => Err(format!(
                     "unknown command `{cmd}`; type `help` for the commands"
                 )),
@@ -401,14 +401,22 @@ impl Session {
         }
         let pattern = parse::atom(&self.game, args)?;
         let mut m = self.machine();
-        let found = m.query(&pattern);
+        let mut found: Vec<String> = m
+            .query(&pattern)
+            .into_iter()
+            .map(|a| self.game.show_atom(a))
+            .collect();
+        // A fact of the state answers too: `query cell(X, Y, R)` need not
+        // be written `query true(cell(X, Y, R))`.
+        for f in self.game.facts(self.state()) {
+            if render::unify(&pattern, f, &self.game.terms, &mut Vec::new()) {
+                found.push(self.game.show(f));
+            }
+        }
         if found.is_empty() {
             return Ok("no\n".into());
         }
-        Ok(found
-            .into_iter()
-            .map(|a| format!("{}\n", self.game.show_atom(a)))
-            .collect())
+        Ok(found.into_iter().map(|s| s + "\n").collect())
     }
 
     fn set(&mut self, args: &str) -> Res {
@@ -472,10 +480,17 @@ impl Session {
     }
 }
 
-/// A line that is no command but reads as moves: a number, or a term with
-/// arguments.
-fn looks_like_move(line: &str) -> bool {
-    line.starts_with(|c: char| c.is_ascii_digit() || c == '(') || line.contains('(')
+/// A line that is no command but reads as moves: a number, `ROLE=...`, or
+/// the text of some move of the game.
+fn looks_like_move(game: &Game, line: &str) -> bool {
+    parse::items(line).iter().all(|item| {
+        item.role.is_some()
+            || item.text.chars().all(|c| c.is_ascii_digit())
+            || parse::term(game, &item.text)
+                .ok()
+                .and_then(|t| game.term_id(&t))
+                .is_some_and(|id| (0..game.role_count()).any(|r| game.find_move(r, id).is_some()))
+    })
 }
 
 /// A random legal move of one role: uniform for players, by weight for the
@@ -580,6 +595,12 @@ pub fn joint<R: Rng>(
                     && Some(r) != game.random_role()
                     && parse::choice(game, r, m.legal(r), &item.text).is_ok()
             });
+            if !fits && game.random_role().is_some_and(|r| m.legal(r).len() > 1) {
+                return Err(format!(
+                    "`{}` is not a legal move: only nature chooses here (`roll` or `roll OUTCOME`)",
+                    item.text
+                ));
+            }
             if !fits {
                 return Err(format!(
                     "`{}` is not a legal move: nobody has a choice here; `play` makes the only moves ({})",
