@@ -176,3 +176,49 @@ fn item_start(before: &str, from: usize) -> usize {
     }
     start
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words() -> Words {
+        Words {
+            roles: vec![
+                (
+                    "a".into(),
+                    vec!["(mark 1 1)".into(), "(mark 1 2)".into()],
+                    false,
+                    true,
+                ),
+                ("b".into(), vec!["noop".into()], false, false),
+            ],
+        }
+    }
+
+    #[test]
+    fn commands_at_the_start() {
+        assert_eq!(
+            words().complete("hi", 2),
+            Completion::Words(0, vec!["history".to_string()])
+        );
+    }
+
+    #[test]
+    fn moves_with_spaces_after_play() {
+        let line = "play (mark 1";
+        assert_eq!(
+            words().complete(line, line.len()),
+            Completion::Words(5, vec!["(mark 1 1)".into(), "(mark 1 2)".into()])
+        );
+        let line = "p b=n";
+        assert_eq!(
+            words().complete(line, line.len()),
+            Completion::Words(2, vec!["b=noop".into()])
+        );
+    }
+
+    #[test]
+    fn files_after_save() {
+        assert_eq!(words().complete("save ga", 7), Completion::File);
+    }
+}
