@@ -479,7 +479,7 @@ fn extends_unknown_param_and_section() {
         "extends \"base.rules\".\nparam k = 1.\nsection b { q. }\n",
     )
     .unwrap();
-    let (s, e) = load(&dir.join("v.rules")).err().expect("errors");
+    let (s, e) = load(&dir.join("v.rules")).expect_err("errors");
     assert_eq!(
         located(&s, &e),
         vec![
@@ -494,7 +494,7 @@ fn extends_cycle_and_missing_file() {
     let dir = temp_dir("cycle");
     std::fs::write(dir.join("a.rules"), "extends \"b.rules\".\nroles x.\n").unwrap();
     std::fs::write(dir.join("b.rules"), "\n\nextends \"a.rules\".\n").unwrap();
-    let (s, e) = load(&dir.join("a.rules")).err().expect("errors");
+    let (s, e) = load(&dir.join("a.rules")).expect_err("errors");
     assert_eq!(e.len(), 1);
     assert_eq!(e[0].code, codes::EXTENDS);
     let span = e[0].span.expect("located");
@@ -505,7 +505,7 @@ fn extends_cycle_and_missing_file() {
         "roles x.\nextends \"nowhere.rules\".\n",
     )
     .unwrap();
-    let (s, e) = load(&dir.join("c.rules")).err().expect("errors");
+    let (s, e) = load(&dir.join("c.rules")).expect_err("errors");
     assert_eq!(located(&s, &e).len(), 1);
     assert!(located(&s, &e)[0].starts_with("2:1 E0108 cannot read"));
 }
@@ -577,7 +577,7 @@ fn no_message_names_a_grammar_rule() {
         "1.",
         "dice 2: .",
     ] {
-        for d in parse(text).err().expect("an error").1 {
+        for d in parse(text).expect_err("an error").1 {
             for bad in [
                 "expr", "compound", "literal,", "_", "item", "kw_", "decl_", "Rule",
             ] {

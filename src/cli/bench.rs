@@ -119,7 +119,7 @@ pub fn run(args: Args) -> i32 {
                 let n = done.load(Ordering::Relaxed);
                 let width = 30;
                 let filled = (n * width / args.playouts.max(1)) as usize;
-                eprint!(
+                err!(
                     "\r[{}{}] {n}/{}",
                     "#".repeat(filled),
                     " ".repeat(width as usize - filled),
@@ -128,7 +128,7 @@ pub fn run(args: Args) -> i32 {
                 let _ = std::io::stderr().flush();
                 std::thread::sleep(std::time::Duration::from_millis(100));
             }
-            eprint!("\r{}\r", " ".repeat(60));
+            err!("\r{}\r", " ".repeat(60));
         }
         let mut total = Totals::default();
         for h in handles {
@@ -140,12 +140,12 @@ pub fn run(args: Args) -> i32 {
     let total = match result {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("{}: error: {e}", args.game.file.display());
+            errln!("{}: error: {e}", args.game.file.display());
             return EXIT_INVALID;
         }
     };
     if let Some(e) = &total.first_bad {
-        eprintln!(
+        errln!(
             "{}: warning: {} playouts ended in a terminal state with malformed goals (left out of the means); the first: {e}",
             args.game.file.display(),
             total.bad_goals
@@ -169,7 +169,7 @@ pub fn run(args: Args) -> i32 {
                 None => format!("{}:null", json_string(r)),
             })
             .collect();
-        println!(
+        outln!(
             "{{\"playouts\":{},\"unfinished\":{},\"bad_goals\":{},\"seconds\":{seconds:.6},\"playouts_per_sec\":{per_sec:.2},\"mean_length\":{mean_length:.4},\"mean_goals\":{{{}}}}}",
             total.playouts,
             total.unfinished,
@@ -177,20 +177,21 @@ pub fn run(args: Args) -> i32 {
             goals.join(",")
         );
     } else {
-        println!(
+        outln!(
             "{} playouts in {seconds:.3} s: {per_sec:.1} playouts/s, mean length {mean_length:.2}",
             total.playouts
         );
         if total.unfinished > 0 {
-            println!(
+            outln!(
                 "{} playouts reached --max-steps {} unfinished",
-                total.unfinished, args.max_steps
+                total.unfinished,
+                args.max_steps
             );
         }
         for (r, m) in roles.iter().zip(&means) {
             match m {
-                Some(m) => println!("  mean goal {r}: {m:.2}"),
-                None => println!("  mean goal {r}: none"),
+                Some(m) => outln!("  mean goal {r}: {m:.2}"),
+                None => outln!("  mean goal {r}: none"),
             }
         }
     }

@@ -41,7 +41,7 @@ pub fn run(args: Args) -> i32 {
                 overrides.push((name.to_string(), value.to_string()))
             }
             _ => {
-                eprintln!("tabula check: `--param {p}` is not of the form NAME=VALUE");
+                errln!("tabula check: `--param {p}` is not of the form NAME=VALUE");
                 return EXIT_USAGE;
             }
         }
@@ -81,7 +81,7 @@ fn check_file(
         }
     });
     if let Err(e) = openable {
-        eprintln!("tabula check: cannot read {}: {e}", path.display());
+        errln!("tabula check: cannot read {}: {e}", path.display());
         return EXIT_USAGE;
     }
     let mut sources = SourceMap::default();

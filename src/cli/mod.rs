@@ -3,6 +3,39 @@
 //! In: process arguments. Out: an exit code (0 success, 1 invalid game file,
 //! 2 usage or I/O error). Only this module and `repl` print.
 
+/// `println!` that never panics: a closed pipe (`tabula perft ... | head`)
+/// just means nobody reads any more.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `print!` that never panics (see `outln!`).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `eprintln!` that never panics.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprint!` that never panics.
+macro_rules! err {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod bench;
 mod check;
 mod perft;
@@ -113,7 +146,7 @@ pub fn print_diagnostics(
 ) {
     let color = stderr_color();
     for d in diags {
-        eprint!(
+        err!(
             "{}",
             crate::diag::render(d, sources, &path.display().to_string(), color)
         );
@@ -126,12 +159,12 @@ pub fn open_game(args: &GameArgs) -> Result<crate::load::Loaded, i32> {
     let overrides = match args.overrides() {
         Ok(o) => o,
         Err(bad) => {
-            eprintln!("error: --param takes NAME=VALUE, not `{bad}`");
+            errln!("error: --param takes NAME=VALUE, not `{bad}`");
             return Err(EXIT_USAGE);
         }
     };
     if !args.file.is_file() {
-        eprintln!("error: cannot read {}: no such file", args.file.display());
+        errln!("error: cannot read {}: no such file", args.file.display());
         return Err(EXIT_USAGE);
     }
     match crate::load::open(&args.file, args.syntax(), &overrides) {

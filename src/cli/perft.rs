@@ -23,7 +23,7 @@ pub fn run(args: Args) -> i32 {
     let json = args.json;
     let result = perft(&loaded.game, args.depth, |l: Level| {
         if !json {
-            println!("depth {} leaves {} states {}", l.depth, l.leaves, l.states);
+            outln!("depth {} leaves {} states {}", l.depth, l.leaves, l.states);
         }
     });
     match result {
@@ -38,12 +38,12 @@ pub fn run(args: Args) -> i32 {
                         )
                     })
                     .collect();
-                println!("{{\"levels\":[{}]}}", rows.join(","));
+                outln!("{{\"levels\":[{}]}}", rows.join(","));
             }
             EXIT_OK
         }
         Err(e) => {
-            eprintln!("{}: error: {e}", args.game.file.display());
+            errln!("{}: error: {e}", args.game.file.display());
             EXIT_INVALID
         }
     }

@@ -60,11 +60,11 @@ pub fn run(args: Args) -> i32 {
     let mut agents = vec![Agent::Random; n];
     for a in &args.agents {
         let Some((role, kind)) = a.split_once('=') else {
-            eprintln!("error: --agent takes ROLE=random|first|human, not `{a}`");
+            errln!("error: --agent takes ROLE=random|first|human, not `{a}`");
             return EXIT_USAGE;
         };
         let Some(r) = names.iter().position(|n| n == role.trim()) else {
-            eprintln!(
+            errln!(
                 "error: --agent {a}: there is no role `{}`; the roles are {}",
                 role.trim(),
                 names.join(", ")
@@ -72,7 +72,7 @@ pub fn run(args: Args) -> i32 {
             return EXIT_USAGE;
         };
         if Some(r) == game.random_role() {
-            eprintln!("error: --agent {a}: `{role}` is nature, which always throws by weight");
+            errln!("error: --agent {a}: `{role}` is nature, which always throws by weight");
             return EXIT_USAGE;
         }
         agents[r] = match kind.trim() {
@@ -80,7 +80,7 @@ pub fn run(args: Args) -> i32 {
             "first" => Agent::First,
             "human" => Agent::Human,
             other => {
-                eprintln!("error: --agent {a}: `{other}` is not an agent (random, first, human)");
+                errln!("error: --agent {a}: `{other}` is not an agent (random, first, human)");
                 return EXIT_USAGE;
             }
         };
@@ -101,10 +101,10 @@ pub fn run(args: Args) -> i32 {
         .filter(|&r| Some(r) != game.random_role())
         .map(|r| format!("{} {}", names[r], agents[r].name()))
         .collect();
-    println!("{title}: {}; seed {seed}", who.join(", "));
+    outln!("{title}: {}; seed {seed}", who.join(", "));
     let mut state = game.initial();
     if board {
-        print!("{}", render::state(game, &state, style));
+        out!("{}", render::state(game, &state, style));
     }
     let mut m = game.machine();
     let mut stdin = std::io::stdin().lock();
@@ -112,7 +112,7 @@ pub fn run(args: Args) -> i32 {
     loop {
         m.set_state(&state);
         if m.is_terminal() {
-            print!(
+            out!(
                 "game over after {}; {}",
                 view::steps(step as usize),
                 view::goals(&mut m)
@@ -120,11 +120,11 @@ pub fn run(args: Args) -> i32 {
             return EXIT_OK;
         }
         if args.max_steps.is_some_and(|max| step >= max) {
-            println!("stopped after {} (--max-steps)", view::steps(step as usize));
+            outln!("stopped after {} (--max-steps)", view::steps(step as usize));
             return EXIT_OK;
         }
         if let Err(e) = m.check_playable() {
-            eprintln!("{}: error: {e}", args.game.file.display());
+            errln!("{}: error: {e}", args.game.file.display());
             return EXIT_INVALID;
         }
         let mut joint = Vec::with_capacity(n);
@@ -136,7 +136,7 @@ pub fn run(args: Args) -> i32 {
                 Agent::Human => match ask(&m, r, &mut stdin) {
                     Some(mv) => Ok(mv),
                     None => {
-                        eprintln!("error: input ended before {} moved", names[r]);
+                        errln!("error: input ended before {} moved", names[r]);
                         return EXIT_USAGE;
                     }
                 },
@@ -145,16 +145,16 @@ pub fn run(args: Args) -> i32 {
             match mv {
                 Ok(mv) => joint.push(mv),
                 Err(e) => {
-                    eprintln!("{}: error: {e}", args.game.file.display());
+                    errln!("{}: error: {e}", args.game.file.display());
                     return EXIT_INVALID;
                 }
             }
         }
         step += 1;
-        println!("{step}. {}", view::joint(game, &joint));
+        outln!("{step}. {}", view::joint(game, &joint));
         state = m.next(&joint);
         if board {
-            print!("{}", render::state(game, &state, style));
+            out!("{}", render::state(game, &state, style));
         }
     }
 }
@@ -163,22 +163,22 @@ pub fn run(args: Args) -> i32 {
 /// end of input.
 fn ask(m: &crate::engine::Machine, role: usize, input: &mut impl BufRead) -> Option<u32> {
     let game = m.game();
-    print!("{}", view::role_moves(m, role));
+    out!("{}", view::role_moves(m, role));
     loop {
-        print!("{}> ", game.role_name(role));
+        out!("{}> ", game.role_name(role));
         let _ = std::io::stdout().flush();
         let mut line = String::new();
         if input.read_line(&mut line).ok()? == 0 {
-            println!();
+            outln!();
             return None;
         }
         if !std::io::stdin().is_terminal() {
             // Echo a piped answer, so the output reads as a dialogue.
-            println!("{}", line.trim_end());
+            outln!("{}", line.trim_end());
         }
         match parse::choice(game, role, m.legal(role), &line) {
             Ok(mv) => return Some(mv),
-            Err(e) => eprintln!("error: {e}"),
+            Err(e) => errln!("error: {e}"),
         }
     }
 }

@@ -64,19 +64,19 @@ pub fn clock_seed() -> u64 {
 /// Prints a reply: text on stdout, errors on stderr.
 fn show(reply: &Reply) {
     if reply.failed {
-        eprint!("{}", reply.text);
+        err!("{}", reply.text);
     } else {
-        print!("{}", reply.text);
+        out!("{}", reply.text);
     }
     let _ = std::io::stdout().flush();
 }
 
 fn piped(session: &mut Session) -> bool {
-    print!("{}", session.view());
+    out!("{}", session.view());
     let mut failed = false;
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else {
-            eprintln!("error: standard input is not text");
+            errln!("error: standard input is not text");
             return true;
         };
         let reply = session.execute(&line);
@@ -107,7 +107,7 @@ fn interactive(session: &mut Session) -> bool {
     let mut rl: Editor<LineHelper, DefaultHistory> = match Editor::with_config(config) {
         Ok(rl) => rl,
         Err(e) => {
-            eprintln!("error: cannot use the terminal ({e}); reading plain lines");
+            errln!("error: cannot use the terminal ({e}); reading plain lines");
             return piped(session);
         }
     };
@@ -126,12 +126,12 @@ fn interactive(session: &mut Session) -> bool {
         .clone()
         .unwrap_or_else(|| session.origin().path.display().to_string());
     let roles: Vec<String> = (0..game.role_count()).map(|r| game.role_name(r)).collect();
-    println!(
+    outln!(
         "{title}: roles {}; seed {}. Type `help` for the commands.",
         roles.join(", "),
         session.seed()
     );
-    print!("{}", session.view());
+    out!("{}", session.view());
     let mut failed = false;
     loop {
         if let Some(h) = rl.helper_mut() {
@@ -153,7 +153,7 @@ fn interactive(session: &mut Session) -> bool {
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break,
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 failed = true;
                 break;
             }

@@ -54,7 +54,11 @@ pub struct Net {
     pub rule_lits: Vec<u32>,
     /// Slot of the first move (`does`) atom.
     pub first_input: u32,
-    /// For move slot `first_input + i`: the (head slot, rule) pairs it triggers.
+    /// For move slot `first_input + i`: the (head slot, rule) pairs it
+    /// triggers whose bodies read only the state and `view` slots, so they
+    /// can be decided as soon as the move is known.
+    pub early: Vec<Vec<(u32, u32)>>,
+    /// The other triggered rules, decided when the plan reaches their head.
     pub triggered: Vec<Vec<(u32, u32)>>,
     /// `slot << 1 | negated`.
     pub lits: Vec<u32>,
@@ -117,14 +121,14 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
     let mut status = vec![Status::Const(false); n];
     let mut base_count = 0u32;
     let mut base_terms = Vec::new();
-    for a in 0..n {
+    for (a, st) in status.iter_mut().enumerate() {
         let id = AtomId(a as u32);
         if is(id, "true", 1) {
-            status[a] = Status::Base(base_count);
+            *st = Status::Base(base_count);
             base_terms.push(g.atoms[a].args[0]);
             base_count += 1;
         } else if is(id, "does", 2) {
-            status[a] = Status::Input;
+            *st = Status::Input;
         }
     }
     let lit_status = |status: &[Status], l: Lit| status[l.atom().0 as usize];
@@ -313,15 +317,15 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
     // Query tables.
     let mut errors = Vec::new();
     let mut roles: Vec<RoleEntry> = Vec::new();
-    for a in 0..n {
+    for (a, &st) in status.iter().enumerate() {
         let id = AtomId(a as u32);
-        if is(id, "role", 1) && status[a] == Status::Const(true) {
+        if is(id, "role", 1) && st == Status::Const(true) {
             roles.push(RoleEntry {
                 name: g.atoms[a].args[0],
                 moves: Vec::new(),
                 goals: Vec::new(),
             });
-        } else if is(id, "role", 1) && matches!(status[a], Status::Derived(_)) {
+        } else if is(id, "role", 1) && matches!(st, Status::Derived(_)) {
             errors.push(Diagnostic::global(
                 codes::RESERVED,
                 "`role` must not depend on the state or the moves",
@@ -331,11 +335,10 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
     let role_names: Vec<TermId> = roles.iter().map(|r| r.name).collect();
     let role_of = |t: TermId| role_names.iter().position(|&r| r == t);
     let mut does_slot = std::collections::HashMap::new();
-    for a in 0..n {
-        let id = AtomId(a as u32);
-        if is(id, "does", 2) {
+    for (a, &s) in slot.iter().enumerate() {
+        if is(AtomId(a as u32), "does", 2) {
             let args = &g.atoms[a].args;
-            does_slot.insert((args[0], args[1]), slot[a]);
+            does_slot.insert((args[0], args[1]), s);
         }
     }
     let mut init = Vec::new();
@@ -497,6 +500,23 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
     let after = plan_of(&next_targets, &|s| {
         in_view[s as usize] && !uses_does[s as usize]
     });
+    let ready = |l: u32| {
+        let s = l >> 1;
+        s < first_derived || (in_view[s as usize] && !uses_does[s as usize])
+    };
+    let mut early = vec![Vec::new(); triggered.len()];
+    for (list, early) in triggered.iter_mut().zip(&mut early) {
+        list.retain(|&(head, rule)| {
+            let body =
+                &lits[rule_lits[rule as usize] as usize..rule_lits[rule as usize + 1] as usize];
+            if body.iter().all(|&l| ready(l)) {
+                early.push((head, rule));
+                false
+            } else {
+                true
+            }
+        });
+    }
     let all: Vec<u32> = (first_derived..next_slot).collect();
     let full = plan_of(&all, &|s| uses_does[s as usize]);
 
@@ -507,6 +527,7 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
         slot_rules,
         rule_lits,
         first_input,
+        early,
         triggered,
         lits,
         roles,

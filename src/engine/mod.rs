@@ -247,6 +247,7 @@ impl Game {
             joint: vec![0; self.role_count()],
             pending: vec![NO_LINK; self.net.slots],
             links: Vec::new(),
+            forced: vec![false; self.net.slots],
         }
     }
 }
@@ -263,6 +264,8 @@ pub struct Machine<'g> {
     pending: Vec<u32>,
     /// (rule, next link) lists of triggered rules.
     links: Vec<(u32, u32)>,
+    /// Slots already made true by an early triggered rule of the current moves.
+    forced: Vec<bool>,
 }
 
 const NO_LINK: u32 = u32::MAX;
@@ -463,15 +466,34 @@ impl<'g> Machine<'g> {
         for (r, &m) in joint.iter().enumerate() {
             let does = net.roles[r].moves[m as usize].does;
             self.vals[does as usize] = true;
-            for &(head, rule) in &net.triggered[(does - net.first_input) as usize] {
+        }
+        for &m in joint
+            .iter()
+            .enumerate()
+            .map(|(r, m)| &net.roles[r].moves[*m as usize].does)
+        {
+            let i = (m - net.first_input) as usize;
+            for &(head, rule) in &net.early[i] {
+                if !self.forced[head as usize] && rule_holds(net, &self.vals, rule) {
+                    self.forced[head as usize] = true;
+                }
+            }
+            for &(head, rule) in &net.triggered[i] {
                 self.links.push((rule, self.pending[head as usize]));
                 self.pending[head as usize] = self.links.len() as u32 - 1;
             }
         }
         self.run(Plan::After);
-        for r in 0..joint.len() {
-            let does = net.roles[r].moves[joint[r] as usize].does;
-            for &(head, _) in &net.triggered[(does - net.first_input) as usize] {
+        for &m in joint
+            .iter()
+            .enumerate()
+            .map(|(r, m)| &net.roles[r].moves[*m as usize].does)
+        {
+            let i = (m - net.first_input) as usize;
+            for &(head, _) in &net.early[i] {
+                self.forced[head as usize] = false;
+            }
+            for &(head, _) in &net.triggered[i] {
                 self.pending[head as usize] = NO_LINK;
             }
         }
@@ -514,7 +536,7 @@ impl<'g> Machine<'g> {
             if legal.is_empty() {
                 return self.check_playable();
             }
-            self.joint[r] = if Some(r) == self.game.net.random && legal.len() > 1 {
+            self.joint[r] = if Some(r) == self.game.net.random {
                 let mut total = 0u64;
                 for &m in legal {
                     total += self.weight(m)?;
@@ -608,7 +630,9 @@ impl<'g> Machine<'g> {
         for step in steps {
             match *step {
                 PlanStep::One(s) => {
-                    self.vals[s as usize] = eval_slot(net, &self.vals, s) || self.eval_triggered(s)
+                    self.vals[s as usize] = self.forced[s as usize]
+                        || eval_slot(net, &self.vals, s)
+                        || self.eval_triggered(s)
                 }
                 PlanStep::Fixpoint(a, b) => {
                     self.vals[a as usize..b as usize].fill(false);
@@ -666,11 +690,16 @@ fn matches_term(p: &Term, t: TermId, terms: &TermTable, env: &mut Vec<(Sym, Term
 #[inline]
 fn eval_slot(net: &Net, vals: &[bool], s: u32) -> bool {
     let d = (s - net.first_derived) as usize;
-    let (r0, r1) = (net.slot_rules[d] as usize, net.slot_rules[d + 1] as usize);
-    (r0..r1).any(|r| {
-        let (l0, l1) = (net.rule_lits[r] as usize, net.rule_lits[r + 1] as usize);
-        net.lits[l0..l1]
-            .iter()
-            .all(|&l| vals[(l >> 1) as usize] != (l & 1 == 1))
-    })
+    (net.slot_rules[d]..net.slot_rules[d + 1]).any(|r| rule_holds(net, vals, r))
+}
+
+#[inline]
+fn rule_holds(net: &Net, vals: &[bool], rule: u32) -> bool {
+    let (l0, l1) = (
+        net.rule_lits[rule as usize] as usize,
+        net.rule_lits[rule as usize + 1] as usize,
+    );
+    net.lits[l0..l1]
+        .iter()
+        .all(|&l| vals[(l >> 1) as usize] != (l & 1 == 1))
 }

@@ -5,10 +5,10 @@
 //! numbers stay constants (GDL has no arithmetic); `distinct` becomes `Ne`.
 
 use super::ast::*;
-use super::{guard_nesting, pest_diagnostic, SourceMap};
-use crate::diag::{codes, Diagnostic};
-use pest::iterators::Pair;
+use super::{SourceMap, guard_nesting, pest_diagnostic};
+use crate::diag::{Diagnostic, codes};
 use pest::Parser;
+use pest::iterators::Pair;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "grammar/kif.pest"]
@@ -55,7 +55,10 @@ fn parse_sx(sources: &SourceMap, file: FileId, rule: Rule) -> Result<Vec<Sx>, Di
     let text = &sources.file(file).text;
     guard_nesting(text, file, MAX_DEPTH, &[('(', ')')], ";")?;
     let pairs = KifParser::parse(rule, text).map_err(|e| pest_diagnostic(e, file, describe))?;
-    let top = pairs.into_iter().next().expect("pest returns the start rule");
+    let top = pairs
+        .into_iter()
+        .next()
+        .expect("pest returns the start rule");
     Ok(top
         .into_inner()
         .filter(|p| p.as_rule() != Rule::EOI)
@@ -137,22 +140,21 @@ impl Reader {
     }
 
     fn rule(&mut self, sx: &Sx) -> Option<super::ast::Rule> {
-        if let Sx::List(items, span) = sx {
-            if let Some(Sx::Word(w, _)) = items.first() {
-                if w == "<=" {
-                    let Some(head) = items.get(1) else {
-                        self.error(*span, "a rule `(<= head body...)` needs a head");
-                        return None;
-                    };
-                    let head = self.sentence(head)?;
-                    let body = items[2..].iter().filter_map(|l| self.literal(l)).collect();
-                    return Some(super::ast::Rule {
-                        head,
-                        body,
-                        span: *span,
-                    });
-                }
-            }
+        if let Sx::List(items, span) = sx
+            && let Some(Sx::Word(w, _)) = items.first()
+            && w == "<="
+        {
+            let Some(head) = items.get(1) else {
+                self.error(*span, "a rule `(<= head body...)` needs a head");
+                return None;
+            };
+            let head = self.sentence(head)?;
+            let body = items[2..].iter().filter_map(|l| self.literal(l)).collect();
+            return Some(super::ast::Rule {
+                head,
+                body,
+                span: *span,
+            });
         }
         let head = self.sentence(sx)?;
         Some(super::ast::Rule {
@@ -193,50 +195,53 @@ impl Reader {
                 }
             },
             Sx::Var(v, span) => {
-                self.error(*span, format!("expected a relation, found the variable `{v}`"));
+                self.error(
+                    *span,
+                    format!("expected a relation, found the variable `{v}`"),
+                );
                 None
             }
         }
     }
 
     fn literal(&mut self, sx: &Sx) -> Option<Literal> {
-        if let Sx::List(items, span) = sx {
-            if let Some(Sx::Word(w, _)) = items.first() {
-                let args = &items[1..];
-                match w.as_str() {
-                    "not" => {
-                        if args.len() != 1 {
-                            self.error(*span, "`not` takes exactly one literal");
-                            return None;
-                        }
-                        let inner = self.literal(&args[0])?;
-                        return Some(Literal::Not(Box::new(inner), *span));
+        if let Sx::List(items, span) = sx
+            && let Some(Sx::Word(w, _)) = items.first()
+        {
+            let args = &items[1..];
+            match w.as_str() {
+                "not" => {
+                    if args.len() != 1 {
+                        self.error(*span, "`not` takes exactly one literal");
+                        return None;
                     }
-                    "or" => {
-                        let alts = args
-                            .iter()
-                            .map(|a| self.conjunction(a))
-                            .collect::<Option<Vec<_>>>()?;
-                        return Some(Literal::Or(alts, *span));
-                    }
-                    "and" => {
-                        let conj = args
-                            .iter()
-                            .map(|a| self.literal(a))
-                            .collect::<Option<Vec<_>>>()?;
-                        return Some(Literal::Or(vec![conj], *span));
-                    }
-                    "distinct" => {
-                        if args.len() != 2 {
-                            self.error(*span, "`distinct` takes exactly two terms");
-                            return None;
-                        }
-                        let a = self.term(&args[0]);
-                        let b = self.term(&args[1]);
-                        return Some(Literal::Cmp(CmpOp::Ne, a, b, *span));
-                    }
-                    _ => {}
+                    let inner = self.literal(&args[0])?;
+                    return Some(Literal::Not(Box::new(inner), *span));
                 }
+                "or" => {
+                    let alts = args
+                        .iter()
+                        .map(|a| self.conjunction(a))
+                        .collect::<Option<Vec<_>>>()?;
+                    return Some(Literal::Or(alts, *span));
+                }
+                "and" => {
+                    let conj = args
+                        .iter()
+                        .map(|a| self.literal(a))
+                        .collect::<Option<Vec<_>>>()?;
+                    return Some(Literal::Or(vec![conj], *span));
+                }
+                "distinct" => {
+                    if args.len() != 2 {
+                        self.error(*span, "`distinct` takes exactly two terms");
+                        return None;
+                    }
+                    let a = self.term(&args[0]);
+                    let b = self.term(&args[1]);
+                    return Some(Literal::Cmp(CmpOp::Ne, a, b, *span));
+                }
+                _ => {}
             }
         }
         self.sentence(sx).map(Literal::Pos)
@@ -244,12 +249,11 @@ impl Reader {
 
     /// One disjunct of `or`: an `(and ...)` or a single literal.
     fn conjunction(&mut self, sx: &Sx) -> Option<Vec<Literal>> {
-        if let Sx::List(items, _) = sx {
-            if let Some(Sx::Word(w, _)) = items.first() {
-                if w == "and" {
-                    return items[1..].iter().map(|a| self.literal(a)).collect();
-                }
-            }
+        if let Sx::List(items, _) = sx
+            && let Some(Sx::Word(w, _)) = items.first()
+            && w == "and"
+        {
+            return items[1..].iter().map(|a| self.literal(a)).collect();
         }
         self.literal(sx).map(|l| vec![l])
     }
@@ -259,7 +263,9 @@ impl Reader {
             Sx::Word(w, span) => Term::new(TermKind::Const(self.symbols.intern(w)), *span),
             Sx::Var(v, span) => Term::new(TermKind::Var(self.symbols.intern(v)), *span),
             Sx::List(items, span) => match items.split_first() {
-                Some((Sx::Word(f, _), [])) => Term::new(TermKind::Const(self.symbols.intern(f)), *span),
+                Some((Sx::Word(f, _), [])) => {
+                    Term::new(TermKind::Const(self.symbols.intern(f)), *span)
+                }
                 Some((Sx::Word(f, _), args)) => {
                     let f = self.symbols.intern(f);
                     let args = args.iter().map(|a| self.term(a)).collect();
