@@ -157,6 +157,9 @@ fn print_summary(path: &Path, program: &Program, summary: &Summary, game: &Game)
         ("ground rules", ground.rules),
         ("state facts", net.base_facts),
         ("moves", net.moves),
+        ("view rules", net.view_rules),
+        ("next rules", net.next_rules),
+        ("goal rules", net.goal_rules),
     ];
     for (what, n) in rows {
         text.push_str(&format!("  {what:<13} {n}\n"));

@@ -84,6 +84,22 @@ pub struct Net {
 
 pub const BASE0: u32 = 2;
 
+impl Net {
+    /// How many rules (not move-triggered) a plan evaluates in one pass.
+    pub fn plan_rules(&self, plan: &[PlanStep]) -> usize {
+        let rules = |s: u32| {
+            let d = (s - self.first_derived) as usize;
+            (self.slot_rules[d + 1] - self.slot_rules[d]) as usize
+        };
+        plan.iter()
+            .map(|step| match *step {
+                PlanStep::One(s) => rules(s),
+                PlanStep::Fixpoint(a, b) => (a..b).map(rules).sum(),
+            })
+            .sum()
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Status {
     Const(bool),

@@ -92,6 +92,12 @@ pub struct NetStats {
     pub moves: usize,
     pub slots: usize,
     pub rules: usize,
+    /// Rules evaluated for a state's terminal test, legal moves and weights.
+    pub view_rules: usize,
+    /// Rules evaluated for a next state beyond `view` (move-triggered ones
+    /// counted once, though only the chosen moves' run).
+    pub next_rules: usize,
+    pub goal_rules: usize,
 }
 
 impl Game {
@@ -123,6 +129,16 @@ impl Game {
             moves: self.net.roles.iter().map(|r| r.moves.len()).sum(),
             slots: self.net.slots,
             rules: self.net.rule_lits.len() - 1,
+            view_rules: self.net.plan_rules(&self.net.view),
+            next_rules: self.net.plan_rules(&self.net.after)
+                + self
+                    .net
+                    .triggered
+                    .iter()
+                    .chain(&self.net.early)
+                    .map(Vec::len)
+                    .sum::<usize>(),
+            goal_rules: self.net.plan_rules(&self.net.goal),
         }
     }
 
