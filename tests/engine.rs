@@ -312,6 +312,11 @@ fn differential_minority_three_simultaneous() {
     );
 }
 
+#[test]
+fn differential_flood_move_dependent_recursion() {
+    differential("flood.kif", &own_game("flood.kif"), &Walk::new(150, 10));
+}
+
 // ----------------------------------------------- differential, conformance
 
 /// One conformance game: `playouts` seeded walks of at most `max_steps`
@@ -449,7 +454,12 @@ fn perft_dice_by_hand() {
 /// Deeper counts of the other own games, engine against oracle only.
 #[test]
 fn perft_own_games_against_oracle() {
-    for (file, depth) in [("burn.kif", 5), ("minority.kif", 2), ("weighted.kif", 3)] {
+    for (file, depth) in [
+        ("burn.kif", 5),
+        ("minority.kif", 2),
+        ("weighted.kif", 3),
+        ("flood.kif", 2),
+    ] {
         let text = own_game(file);
         let game = compile(file, &text);
         let oracle = Oracle::from_kif(&text);
@@ -466,6 +476,51 @@ fn perft_own_games_against_oracle() {
 fn perft_depth_zero_is_the_start() {
     let game = compile("race.kif", &own_game("race.kif"));
     assert_eq!(engine_perft(&game, 0), vec![(1, 1)]);
+}
+
+/// The oracle against the independent reasoner's counts in
+/// `../shared/conformance/expected.tsv`: for each game, brute-force perft
+/// to the deepest depth whose tree has at most 150 nodes below the root.
+#[test]
+fn oracle_perft_matches_conformance_counts() {
+    let Some(dir) = conformance_dir() else { return };
+    let Ok(table) = std::fs::read_to_string(dir.join("../expected.tsv")) else {
+        return;
+    };
+    let mut rows: BTreeMap<String, Vec<(u128, u64)>> = BTreeMap::new();
+    for line in table.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() == 4 {
+            rows.entry(f[0].to_string())
+                .or_default()
+                .push((f[2].parse().unwrap(), f[3].parse().unwrap()));
+        }
+    }
+    let mut checked = 0;
+    for (file, counts) in &rows {
+        if file == "checkersTiny.kif" && cfg!(debug_assertions) {
+            continue; // its static relations take the oracle ~8 s unoptimised
+        }
+        let mut depth = 0;
+        let mut nodes = 0;
+        while depth + 1 < counts.len() && nodes + counts[depth + 1].0 <= 150 {
+            nodes += counts[depth + 1].0;
+            depth += 1;
+        }
+        let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
+            continue;
+        };
+        let t = Instant::now();
+        let oracle = Oracle::from_kif(&text);
+        assert_eq!(
+            oracle.perft(depth as u32),
+            counts[..=depth],
+            "{file}: oracle perft (left) against expected.tsv (right)"
+        );
+        eprintln!("{file}: depth {depth}, {nodes} nodes, {:?}", t.elapsed());
+        checked += 1;
+    }
+    assert!(checked >= 15, "only {checked} games checked");
 }
 
 // ----------------------------------------------------------------- chance
