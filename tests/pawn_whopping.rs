@@ -838,11 +838,13 @@ fn bad_input_repl_refuses_illegal_move_and_changes_nothing() {
     assert_eq!(clean_code, 0);
     assert_eq!(out, clean);
     // The session opens with the board and x's moves, then `moves` lists
-    // both roles' moves of step 0 again, then `state` the initial facts.
-    let mut state: Vec<String> = (1..=8).map(|c| format!("cell({c}, 2, x)")).collect();
-    state.extend((1..=8).map(|c| format!("cell({c}, 7, o)")));
+    // both roles' moves of step 0 again, then `state` the initial facts in
+    // their natural order (names alphabetically, numbers numerically).
+    let state: Vec<String> = (1..=8)
+        .flat_map(|c| [format!("cell({c}, 2, x)"), format!("cell({c}, 7, o)")])
+        .collect();
     let tail = format!(
-        "{START_MOVES}o: 1. noop\ncontrol(x)\n{}\n",
+        "{START_MOVES}o: 1. noop\n{}\ncontrol(x)\n",
         state.join("\n")
     );
     assert!(out.ends_with(&tail), "REPL output:\n{out}");

@@ -135,15 +135,20 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
 
     // Classify every atom, evaluating the static ones.
     let mut status = vec![Status::Const(false); n];
-    let mut base_count = 0u32;
-    let mut base_terms = Vec::new();
+    // Base facts are numbered in a natural order of their terms (names
+    // alphabetically, integers numerically), so states print in that order.
+    let mut base_atoms: Vec<usize> = (0..n).filter(|&a| is(AtomId(a as u32), "true", 1)).collect();
+    base_atoms.sort_by(|&a, &b| {
+        let (ta, tb) = (g.atoms[a].args[0], g.atoms[b].args[0]);
+        compare_terms(g, ta, tb)
+    });
+    let base_count = base_atoms.len() as u32;
+    let base_terms: Vec<TermId> = base_atoms.iter().map(|&a| g.atoms[a].args[0]).collect();
+    for (i, &a) in base_atoms.iter().enumerate() {
+        status[a] = Status::Base(i as u32);
+    }
     for (a, st) in status.iter_mut().enumerate() {
-        let id = AtomId(a as u32);
-        if is(id, "true", 1) {
-            *st = Status::Base(base_count);
-            base_terms.push(g.atoms[a].args[0]);
-            base_count += 1;
-        } else if is(id, "does", 2) {
+        if is(AtomId(a as u32), "does", 2) {
             *st = Status::Input;
         }
     }
@@ -558,4 +563,38 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
         full,
         atom_slot: slot,
     })
+}
+
+/// A natural order of ground terms: integers numerically before symbols,
+/// symbols alphabetically, compound terms by name and then argument-wise.
+fn compare_terms(g: &Ground, a: TermId, b: TermId) -> std::cmp::Ordering {
+    use crate::ground::GTerm;
+    use std::cmp::Ordering;
+    let key = |t: &GTerm| match t {
+        GTerm::Int(_) => 0,
+        GTerm::Sym(_) => 1,
+        GTerm::App(..) => 2,
+    };
+    match (g.terms.term(a), g.terms.term(b)) {
+        (GTerm::Int(x), GTerm::Int(y)) => x.cmp(y),
+        (GTerm::Sym(x), GTerm::Sym(y)) => natural(g.symbols.name(*x), g.symbols.name(*y)),
+        (GTerm::App(f, xs), GTerm::App(h, ys)) => natural(g.symbols.name(*f), g.symbols.name(*h))
+            .then(xs.len().cmp(&ys.len()))
+            .then_with(|| {
+                xs.iter()
+                    .zip(ys.iter())
+                    .map(|(&x, &y)| compare_terms(g, x, y))
+                    .find(|o| *o != Ordering::Equal)
+                    .unwrap_or(Ordering::Equal)
+            }),
+        (x, y) => key(x).cmp(&key(y)),
+    }
+}
+
+/// Names compared as numbers when both are (KIF numbers are symbols).
+fn natural(a: &str, b: &str) -> std::cmp::Ordering {
+    match (a.parse::<i64>(), b.parse::<i64>()) {
+        (Ok(x), Ok(y)) => x.cmp(&y),
+        _ => a.cmp(b),
+    }
 }

@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! # tabula transcript
-//! game games/pawn_whopping.rules
+//! game games/race.rules
 //! param size=8
 //! seed 7
 //! play x=move(1, 2, 1, 4) o=noop
