@@ -54,7 +54,9 @@ fn describe(rule: &Rule) -> String {
 fn parse_sx(sources: &SourceMap, file: FileId, rule: Rule) -> Result<Vec<Sx>, Diagnostic> {
     let text = &sources.file(file).text;
     guard_nesting(text, file, MAX_DEPTH, &[('(', ')')], ";")?;
-    let pairs = KifParser::parse(rule, text).map_err(|e| pest_diagnostic(e, file, describe))?;
+    let pairs = KifParser::parse(rule, text).map_err(|e| {
+        unbalanced(text, file).unwrap_or_else(|| pest_diagnostic(e, file, describe))
+    })?;
     let top = pairs
         .into_iter()
         .next()
@@ -64,6 +66,36 @@ fn parse_sx(sources: &SourceMap, file: FileId, rule: Rule) -> Result<Vec<Sx>, Di
         .filter(|p| p.as_rule() != Rule::EOI)
         .map(|p| to_sx(p, file))
         .collect())
+}
+
+/// The clearer message for the commonest syntax error: a `(` never closed
+/// (pointing at it) or a `)` that closes nothing.
+fn unbalanced(text: &str, file: FileId) -> Option<Diagnostic> {
+    let mut open: Vec<usize> = Vec::new();
+    let mut in_comment = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            '\n' => in_comment = false,
+            _ if in_comment => {}
+            ';' => in_comment = true,
+            '(' => open.push(i),
+            ')' if open.pop().is_none() => {
+                return Some(Diagnostic::error(
+                    codes::SYNTAX,
+                    Span::new(file, i, i + 1),
+                    "this `)` closes no `(`",
+                ));
+            }
+            _ => {}
+        }
+    }
+    open.pop().map(|i| {
+        Diagnostic::error(
+            codes::SYNTAX,
+            Span::new(file, i, i + 1),
+            "this `(` is never closed: expected `)` before the end of the file",
+        )
+    })
 }
 
 /// Reads a whole KIF file into a program.
