@@ -223,7 +223,7 @@ fn walk_to_terminal_state() {
         r#"play 2
 play (add 2)
 "#,
-        r#"(count 0)  (control a)
+        r#"(control a)  (count 0)
 step 0: a to move (b: noop)
 a: 1. (add 1)   2. (add 2)
 a=(add 2) b=noop
@@ -257,7 +257,7 @@ play 1
 redo
 history
 "#,
-        r#"(count 0)  (control a)
+        r#"(control a)  (count 0)
 step 0: a to move (b: noop)
 a: 1. (add 1)   2. (add 2)
 a=(add 1) b=noop
@@ -277,7 +277,7 @@ b: 1. (add 1)   2. (add 2)
 (control a)  (count 3)
 step 2: a to move (b: noop)
 a: 1. (add 1)   2. (add 2)
-(count 0)  (control a)
+(control a)  (count 0)
 step 0: a to move (b: noop)
 a: 1. (add 1)   2. (add 2)
 (control a)  (count 3)
@@ -324,7 +324,7 @@ random=(throw 3) p=noop
 step 1: p to move
 p: 1. (say low)    2. (say high)
 random=noop p=(say high)
-(rolled 3)  (phase done)  (said high)
+(phase done)  (rolled 3)  (said high)
 step 2: game over; goals: p 100
 goals: p 100
 (phase throw)
@@ -342,7 +342,7 @@ random=(throw 1) p=noop
 step 1: p to move
 p: 1. (say low)    2. (say high)
 random=noop p=(say low)
-(rolled 1)  (phase done)  (said low)
+(phase done)  (rolled 1)  (said low)
 step 2: game over; goals: p 100
 "#,
         r#"error: p must move too: `play MOVE` (nature then throws), or `play MOVE random=OUTCOME`
@@ -364,7 +364,7 @@ play 2
 ? (goal ?r ?v)
 goals
 "#,
-        r#"(count 0)  (control a)
+        r#"(control a)  (count 0)
 step 0: a to move (b: noop)
 a: 1. (add 1)   2. (add 2)
 (control a)
@@ -410,7 +410,7 @@ undo 5
 redo
 state
 "#,
-        r#"(count 0)  (control a)
+        r#"(control a)  (count 0)
 step 0: a to move (b: noop)
 a: 1. (add 1)   2. (add 2)
 a=(add 1) b=noop
@@ -483,7 +483,7 @@ undo 2
 load-state tests/repl/three.state
 history
 "#,
-        r#"(count 0)  (control a)
+        r#"(control a)  (count 0)
 step 0: a to move (b: noop)
 a: 1. (add 1)   2. (add 2)
 (control b)  (count 3)
@@ -492,7 +492,7 @@ b: 1. (add 1)   2. (add 2)
 a=noop b=(add 1)
 (control a)  (count 4)
 step 2: game over; goals: a 0, b 100
-(count 0)  (control a)
+(control a)  (count 0)
 step 0: a to move (b: noop)
 a: 1. (add 1)   2. (add 2)
 (control b)  (count 3)
@@ -692,7 +692,7 @@ help nothing
 quit
 play 1
 "#,
-        r#"(count 0)  (control a)
+        r#"(control a)  (count 0)
 step 0: a to move (b: noop)
 a: 1. (add 1)   2. (add 2)
 commands (a bare number or move also plays it):
@@ -735,7 +735,7 @@ load tests/repl/stale.transcript
 load tests/repl/count.kif
 state
 "#,
-        r#"(count 0)  (control a)
+        r#"(control a)  (count 0)
 step 0: a to move (b: noop)
 a: 1. (add 1)   2. (add 2)
 a=(add 1) b=noop
