@@ -712,6 +712,18 @@ fn every_example_of_the_language_doc_reads() {
         let text = body.join("\n");
         blocks += 1;
         match parse(&text) {
+            // A complete example also passes the checks, grounds and compiles.
+            Ok(p) if kind.trim() != "fragment" => {
+                let mut sources = SourceMap::default();
+                sources.add("test.rules", text.as_str());
+                if let Err(f) = tabula::load::build(p, sources) {
+                    panic!(
+                        "LANGUAGE.md line {}:\n{}",
+                        n + 1,
+                        render(&f.sources, &f.diagnostics)
+                    );
+                }
+            }
             Ok(_) => {}
             Err((s, e)) if kind.trim() == "fragment" => {
                 let syntax: Vec<&Diagnostic> =

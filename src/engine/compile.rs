@@ -137,7 +137,9 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
     let mut status = vec![Status::Const(false); n];
     // Base facts are numbered in a natural order of their terms (names
     // alphabetically, integers numerically), so states print in that order.
-    let mut base_atoms: Vec<usize> = (0..n).filter(|&a| is(AtomId(a as u32), "true", 1)).collect();
+    let mut base_atoms: Vec<usize> = (0..n)
+        .filter(|&a| is(AtomId(a as u32), "true", 1))
+        .collect();
     base_atoms.sort_by(|&a, &b| {
         let (ta, tb) = (g.atoms[a].args[0], g.atoms[b].args[0]);
         compare_terms(g, ta, tb)

@@ -26,6 +26,8 @@ pub struct Limits {
     pub max_term_depth: u32,
     /// Candidate matches tried, in all; bounds the time spent in joins.
     pub max_work: u64,
+    /// Rounds of the fixpoint: a recursion that needs more never settles.
+    pub max_rounds: u32,
 }
 
 impl Default for Limits {
@@ -35,6 +37,7 @@ impl Default for Limits {
             max_rules: 8_000_000,
             max_term_depth: 64,
             max_work: 400_000_000,
+            max_rounds: 20_000,
         }
     }
 }
@@ -155,6 +158,8 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
         limits: *limits,
         work: 0,
         symbols: program.symbols.clone(),
+        syntax: program.syntax,
+        last_span: Span::default(),
     };
     let mut rules = Vec::new();
     let mut errors = Vec::new();
@@ -192,6 +197,9 @@ struct Grounder {
     limits: Limits,
     work: u64,
     symbols: Symbols,
+    syntax: Syntax,
+    /// The rule that added the latest new fact, for errors about growth.
+    last_span: Span,
 }
 
 /// One instance found by a join: head arguments, positive body atoms,
@@ -260,12 +268,31 @@ impl Grounder {
     }
 
     fn too_big(&self, span: Span, what: &str) -> Diagnostic {
-        Diagnostic::error(
+        let mut d = Diagnostic::error(
             codes::GROUNDING,
             span,
             format!("grounding this game is too large: {what}"),
-        )
-        .with_note(
+        );
+        if let Some(atom) = self.atoms.last() {
+            let args: Vec<String> = atom
+                .args
+                .iter()
+                .map(|&t| self.terms.show(t, &self.symbols, self.syntax).to_string())
+                .collect();
+            let name = self.symbols.name(atom.rel);
+            let shown = match self.syntax {
+                Syntax::Kif => format!("({name} {})", args.join(" ")),
+                Syntax::Rules => format!("{name}({})", args.join(", ")),
+            };
+            let shown = match shown.char_indices().nth(60) {
+                Some((cut, _)) => format!("{}…", &shown[..cut]),
+                None => shown,
+            };
+            d = d.with_note(format!(
+                "this rule was still producing new facts such as `{shown}`"
+            ));
+        }
+        d.with_note(
             "a relation probably grows without bound (a counter with no upper limit, or a \
              term that nests deeper each step); bound it with a comparison such as `N < 100`",
         )
@@ -282,7 +309,13 @@ impl Grounder {
             })
             .collect();
         let mut first = true;
-        loop {
+        for round in 0.. {
+            if round == self.limits.max_rounds {
+                return Err(self.too_big(
+                    self.last_span,
+                    &format!("recursion still adds facts after {round} rounds"),
+                ));
+            }
             for rel in &mut self.rels {
                 rel.cur = rel.atoms.len() as u32;
             }
@@ -571,7 +604,11 @@ impl Grounder {
             }
         }
         let head_rel = self.rel_ids[&rule.head.rel];
+        let before = self.atoms.len();
         let head_atom = self.insert(head_rel, found.head, rule.span)?;
+        if self.atoms.len() > before {
+            self.last_span = rule.span;
+        }
         if rule.bridge {
             return Ok(());
         }
