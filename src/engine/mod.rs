@@ -338,7 +338,7 @@ impl<'g> Machine<'g> {
                 && args
                     .iter()
                     .zip(atom.args.iter())
-                    .all(|(p, &t)| matches_term(p, t, &self.game.terms, &mut env))
+                    .all(|(p, &t)| self.game.terms.matches(p, t, &mut env))
             {
                 out.push(AtomId(i as u32));
             }
@@ -677,30 +677,6 @@ enum Plan {
     Goal,
     After,
     Full,
-}
-
-/// Matches a user's pattern against a ground term; variables bind in `env`.
-fn matches_term(p: &Term, t: TermId, terms: &TermTable, env: &mut Vec<(Sym, TermId)>) -> bool {
-    match (&p.kind, terms.term(t)) {
-        (TermKind::Var(v), _) => match env.iter().find(|(w, _)| w == v) {
-            Some(&(_, bound)) => bound == t,
-            None => {
-                env.push((*v, t));
-                true
-            }
-        },
-        (TermKind::Const(s), GTerm::Sym(u)) => s == u,
-        (TermKind::Int(i), GTerm::Int(j)) => i == j,
-        (TermKind::App(f, args), GTerm::App(g, targs)) => {
-            f == g
-                && args.len() == targs.len()
-                && args
-                    .iter()
-                    .zip(targs.iter())
-                    .all(|(a, &u)| matches_term(a, u, terms, env))
-        }
-        _ => false,
-    }
 }
 
 #[inline]

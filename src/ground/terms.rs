@@ -5,7 +5,7 @@
 //! interned before the term itself, so ids grow with nesting; the depth of
 //! every term is kept to stop runaway nesting during grounding.
 
-use crate::syntax::{Sym, Symbols, Syntax};
+use crate::syntax::{Sym, Symbols, Syntax, Term, TermKind};
 use rustc_hash::FxHashMap;
 use std::fmt;
 
@@ -77,6 +77,31 @@ impl TermTable {
 
     pub fn is_empty(&self) -> bool {
         self.terms.is_empty()
+    }
+
+    /// Matches a pattern with variables (as a user typed it, or a board's
+    /// piece pattern) against a ground term, binding variables in `env`.
+    pub fn matches(&self, pattern: &Term, t: TermId, env: &mut Vec<(Sym, TermId)>) -> bool {
+        match (&pattern.kind, self.term(t)) {
+            (TermKind::Var(v), _) => match env.iter().find(|(w, _)| w == v) {
+                Some(&(_, bound)) => bound == t,
+                None => {
+                    env.push((*v, t));
+                    true
+                }
+            },
+            (TermKind::Const(s), GTerm::Sym(u)) => s == u,
+            (TermKind::Int(i), GTerm::Int(j)) => i == j,
+            (TermKind::App(f, args), GTerm::App(g, targs)) => {
+                f == g
+                    && args.len() == targs.len()
+                    && args
+                        .iter()
+                        .zip(targs.iter())
+                        .all(|(a, &u)| self.matches(a, u, env))
+            }
+            _ => false,
+        }
     }
 
     /// A printable view of a term in the given syntax.

@@ -103,7 +103,7 @@ pub fn board(game: &Game, view: &BoardView, state: &State, style: Style) -> Stri
     for piece in &view.pieces {
         for (i, &fact) in facts.iter().enumerate() {
             let mut env = Vec::new();
-            if !unify(&piece.fact, fact, &game.terms, &mut env) {
+            if !game.terms.matches(&piece.fact, fact, &mut env) {
                 continue;
             }
             let Some(cell) = build(&piece.cell, &env, &game.terms) else {
@@ -275,30 +275,6 @@ fn labels(game: &Game, view: &BoardView) -> (Labels, Vec<Option<String>>) {
         rows = vec![None; view.height as usize];
     }
     (cols, rows)
-}
-
-/// Matches a pattern with variables against a ground term, binding in `env`.
-pub fn unify(p: &Term, t: TermId, terms: &TermTable, env: &mut Vec<(Sym, TermId)>) -> bool {
-    match (&p.kind, terms.term(t)) {
-        (TermKind::Var(v), _) => match env.iter().find(|(w, _)| w == v) {
-            Some(&(_, bound)) => bound == t,
-            None => {
-                env.push((*v, t));
-                true
-            }
-        },
-        (TermKind::Const(s), GTerm::Sym(u)) => s == u,
-        (TermKind::Int(i), GTerm::Int(j)) => i == j,
-        (TermKind::App(f, args), GTerm::App(g, targs)) => {
-            f == g
-                && args.len() == targs.len()
-                && args
-                    .iter()
-                    .zip(targs.iter())
-                    .all(|(a, &u)| unify(a, u, terms, env))
-        }
-        _ => false,
-    }
 }
 
 /// The ground term a pattern denotes under `env`, if the game knows it.

@@ -409,7 +409,7 @@ impl Session {
         // A fact of the state answers too: `query cell(X, Y, R)` need not
         // be written `query true(cell(X, Y, R))`.
         for f in self.game.facts(self.state()) {
-            if render::unify(&pattern, f, &self.game.terms, &mut Vec::new()) {
+            if self.game.terms.matches(&pattern, f, &mut Vec::new()) {
                 found.push(self.game.show(f));
             }
         }
