@@ -38,7 +38,8 @@ fn check(args: &[&str], input: &str, stdout: &str, stderr: &str, code: i32) {
     assert_eq!(c, code, "exit code of tabula {args:?}");
 }
 
-/// The same seed gives the same game, on every game of the fixtures.
+/// The same seed gives the same game, on every game of the fixtures and
+/// every shipped game and variant.
 #[test]
 fn same_seed_same_game() {
     for game in [
@@ -46,6 +47,10 @@ fn same_seed_same_game() {
         "tests/repl/guess.kif",
         "tests/repl/race.rules",
         "games/pawn_whopping.rules",
+        "games/variants/pawn_whopping_6x6.rules",
+        "games/tablan.rules",
+        "games/variants/tablan_d6.rules",
+        "games/variants/tablan_entry_two.rules",
     ] {
         for seed in ["0", "17", "123456789"] {
             let args = ["play", game, "--seed", seed];

@@ -2,8 +2,9 @@
 //! with their exact output; one session through a pseudo-terminal for the
 //! prompt, completion and history. Fixtures: tests/repl/ (count.kif: two
 //! players take turns; guess.kif: a weighted throw then a guess;
-//! race.rules: a board with marked cells and dice) and the shipped
-//! games/pawn_whopping.rules.
+//! race.rules: a board with marked cells and dice) and the shipped games:
+//! games/pawn_whopping.rules, games/tablan.rules and the variant
+//! games/variants/tablan_d6.rules.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -678,6 +679,367 @@ x: 1. move(1, 2, 1, 3)      2. move(2, 2, 2, 3)      3. move(2, 4, 2, 5)
 "#,
         1,
     );
+}
+
+/// The shipped tablan: nature's draw of the first player and a scoring
+/// throw of the sticks, both forced; a split throw, its first half by number
+/// and its second by text; a move refused with the legal ones; a query;
+/// undo and redo; a throw of nothing forced by number (the turn passes) and
+/// a seeded throw; goals and state; save, restart and load giving the same
+/// state (printed twice below from one string).
+#[test]
+fn shipped_tablan() {
+    let dir = temp_dir("tablan");
+    let file = dir.join("tablan.transcript");
+    let f = file.display().to_string();
+    let input = r#"roll first(yellow)
+roll sticks(8)
+play 9
+play half(sq(9, 1), sq(12, 2))
+play half(sq(10, 1), sq(11, 2))
+query at(sq(C, 2), R)
+undo
+redo
+roll 4
+roll
+goals
+query throws(N)
+state
+save {f}
+restart
+load {f}
+state
+history
+"#
+    .replace("{f}", &f);
+    let state = r#"at(sq(1, 1), yellow)
+at(sq(1, 4), green)
+at(sq(2, 1), yellow)
+at(sq(2, 4), green)
+at(sq(3, 1), yellow)
+at(sq(3, 4), green)
+at(sq(4, 1), yellow)
+at(sq(4, 4), green)
+at(sq(5, 1), yellow)
+at(sq(5, 4), green)
+at(sq(6, 1), yellow)
+at(sq(6, 4), green)
+at(sq(7, 1), yellow)
+at(sq(7, 4), green)
+at(sq(8, 1), yellow)
+at(sq(8, 4), green)
+at(sq(9, 4), green)
+at(sq(10, 4), green)
+at(sq(11, 1), yellow)
+at(sq(11, 2), yellow)
+at(sq(11, 4), green)
+at(sq(12, 1), yellow)
+at(sq(12, 2), yellow)
+at(sq(12, 4), green)
+control(green)
+thrown(2)
+throws_tens(0)
+throws_units(3)
+"#;
+    let stdout = r#"   1  2  3  4  5  6  7  8  9  10  11  12
+4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+1 [Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y]
+[] home_yellow  () home_green
+toss  control(yellow)  throws_tens(0)  throws_units(0)
+step 0: random throws (yellow: noop, green: noop)
+random: 1. first(yellow) 1/2   2. first(green) 1/2
+yellow=noop green=noop random=first(yellow)
+   1  2  3  4  5  6  7  8  9  10  11  12
+4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+1 [Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y]
+[] home_yellow  () home_green
+control(yellow)  throws_tens(0)  throws_units(0)
+step 1: random throws (yellow: noop, green: noop)
+random: 1. sticks(2) 1/4     2. sticks(8) 1/16    3. sticks(12) 1/16
+        4. sticks(0) 5/8
+yellow=noop green=noop random=sticks(8)
+   1  2  3  4  5  6  7  8  9  10  11  12
+4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+1 [Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y]
+[] home_yellow  () home_green
+control(yellow)  thrown(8)  throws_tens(0)  throws_units(1)
+step 2: yellow to move (green: noop)
+yellow: 1. move(sq(5, 1), sq(12, 2))     2. move(sq(6, 1), sq(11, 2))
+        3. move(sq(7, 1), sq(10, 2))     4. move(sq(8, 1), sq(9, 2))
+        5. move(sq(9, 1), sq(8, 2))      6. move(sq(10, 1), sq(7, 2))
+        7. move(sq(11, 1), sq(6, 2))     8. move(sq(12, 1), sq(5, 2))
+        9. half(sq(9, 1), sq(12, 2))     10. half(sq(10, 1), sq(11, 2))
+        11. half(sq(11, 1), sq(10, 2))   12. half(sq(12, 1), sq(9, 2))
+yellow=half(sq(9, 1), sq(12, 2)) green=noop random=noop
+   1  2  3  4  5  6  7  8  9  10  11  12
+4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y
+1 [Y][Y][Y][Y][Y][Y][Y][Y][·][Y][Y][Y]
+[] home_yellow  () home_green
+control(yellow)  first_half(sq(12, 2))  pending(8)  throws_tens(0)
+throws_units(1)
+step 3: yellow to move (green: noop)
+yellow: 1. half(sq(5, 1), sq(9, 1))     2. half(sq(10, 1), sq(11, 2))
+        3. half(sq(11, 1), sq(10, 2))   4. half(sq(12, 1), sq(9, 2))
+yellow=half(sq(10, 1), sq(11, 2)) green=noop random=noop
+   1  2  3  4  5  6  7  8  9  10  11  12
+4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y  Y
+1 [Y][Y][Y][Y][Y][Y][Y][Y][·][·][Y][Y]
+[] home_yellow  () home_green
+control(yellow)  throws_tens(0)  throws_units(1)
+step 4: random throws (yellow: noop, green: noop)
+random: 1. sticks(2) 1/4     2. sticks(8) 1/16    3. sticks(12) 1/16
+        4. sticks(0) 5/8
+at(sq(11, 2), yellow)
+at(sq(12, 2), yellow)
+   1  2  3  4  5  6  7  8  9  10  11  12
+4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y
+1 [Y][Y][Y][Y][Y][Y][Y][Y][·][Y][Y][Y]
+[] home_yellow  () home_green
+control(yellow)  first_half(sq(12, 2))  pending(8)  throws_tens(0)
+throws_units(1)
+step 3: yellow to move (green: noop)
+yellow: 1. half(sq(5, 1), sq(9, 1))     2. half(sq(10, 1), sq(11, 2))
+        3. half(sq(11, 1), sq(10, 2))   4. half(sq(12, 1), sq(9, 2))
+   1  2  3  4  5  6  7  8  9  10  11  12
+4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y  Y
+1 [Y][Y][Y][Y][Y][Y][Y][Y][·][·][Y][Y]
+[] home_yellow  () home_green
+control(yellow)  throws_tens(0)  throws_units(1)
+step 4: random throws (yellow: noop, green: noop)
+random: 1. sticks(2) 1/4     2. sticks(8) 1/16    3. sticks(12) 1/16
+        4. sticks(0) 5/8
+yellow=noop green=noop random=sticks(0)
+   1  2  3  4  5  6  7  8  9  10  11  12
+4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y  Y
+1 [Y][Y][Y][Y][Y][Y][Y][Y][·][·][Y][Y]
+[] home_yellow  () home_green
+control(green)  throws_tens(0)  throws_units(2)
+step 5: random throws (yellow: noop, green: noop)
+random: 1. sticks(2) 1/4     2. sticks(8) 1/16    3. sticks(12) 1/16
+        4. sticks(0) 5/8
+yellow=noop green=noop random=sticks(2)
+   1  2  3  4  5  6  7  8  9  10  11  12
+4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y  Y
+1 [Y][Y][Y][Y][Y][Y][Y][Y][·][·][Y][Y]
+[] home_yellow  () home_green
+control(green)  thrown(2)  throws_tens(0)  throws_units(3)
+step 6: green to move (yellow: noop)
+green: 1. move(sq(1, 4), sq(2, 3))   2. move(sq(2, 4), sq(1, 3))
+       3. half(sq(1, 4), sq(1, 3))
+goals (not over yet): yellow 50, green 50
+throws(3)
+{state}saved 6 steps to {f}
+   1  2  3  4  5  6  7  8  9  10  11  12
+4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+1 [Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y]
+[] home_yellow  () home_green
+toss  control(yellow)  throws_tens(0)  throws_units(0)
+step 0: random throws (yellow: noop, green: noop)
+random: 1. first(yellow) 1/2   2. first(green) 1/2
+loaded {f}: 6 steps
+   1  2  3  4  5  6  7  8  9  10  11  12
+4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y  Y
+1 [Y][Y][Y][Y][Y][Y][Y][Y][·][·][Y][Y]
+[] home_yellow  () home_green
+control(green)  thrown(2)  throws_tens(0)  throws_units(3)
+step 6: green to move (yellow: noop)
+green: 1. move(sq(1, 4), sq(2, 3))   2. move(sq(2, 4), sq(1, 3))
+       3. half(sq(1, 4), sq(1, 3))
+{state}1. play yellow=noop green=noop random=first(yellow)
+2. play yellow=noop green=noop random=sticks(8)
+3. play yellow=half(sq(9, 1), sq(12, 2)) green=noop random=noop
+4. play yellow=half(sq(10, 1), sq(11, 2)) green=noop random=noop
+5. play yellow=noop green=noop random=sticks(0)
+6. play yellow=noop green=noop random=sticks(2)
+"#
+    .replace("{state}", state)
+    .replace("{f}", &f);
+    check(
+        &["repl", "games/tablan.rules", "--seed", "7"],
+        &input,
+        &stdout,
+        r#"error: `half(sq(9, 1), sq(12, 2))` is not a legal move of yellow; legal: half(sq(5, 1), sq(9, 1)), half(sq(10, 1), sq(11, 2)), half(sq(11, 1), sq(10, 2)), half(sq(12, 1), sq(9, 2))
+"#,
+        1,
+    );
+    let text = std::fs::read_to_string(&file).expect("transcript written");
+    assert_eq!(
+        text,
+        r#"# tabula transcript
+game games/tablan.rules
+param cap=400
+param parked=36
+seed 7
+play yellow=noop green=noop random=first(yellow)
+play yellow=noop green=noop random=sticks(8)
+play yellow=half(sq(9, 1), sq(12, 2)) green=noop random=noop
+play yellow=half(sq(10, 1), sq(11, 2)) green=noop random=noop
+play yellow=noop green=noop random=sticks(0)
+play yellow=noop green=noop random=sticks(2)
+"#
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A variant keeps its parameters through save and load: tablan with one
+/// die, capped at 2 throws, is over after the second throw is used; the
+/// same steps under the default cap go on, until the transcript (which
+/// names every parameter) is loaded in that session: then it is over too.
+#[test]
+fn variant_parameters_kept_by_save_and_load() {
+    let dir = temp_dir("tablan-d6");
+    let file = dir.join("d6.transcript");
+    let f = file.display().to_string();
+    let game = "games/variants/tablan_d6.rules";
+    let walk = r#"roll first(green)
+roll d6(4)
+play 1
+roll d6(6)
+play move(sq(8, 1), sq(11, 2))
+"#;
+    // The board after the five steps.
+    let board = r#"   1  2  3  4  5  6  7  8  9  10  11  12
+4 (·)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  G  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y  ·
+1 [Y][Y][Y][Y][Y][Y][Y][·][Y][Y][Y][Y]
+[] home_yellow  () home_green
+control(green)  throws_tens(0)  throws_units(2)
+"#;
+    let shown = [
+        r#"   1  2  3  4  5  6  7  8  9  10  11  12
+4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+1 [Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y]
+[] home_yellow  () home_green
+toss  control(yellow)  throws_tens(0)  throws_units(0)
+step 0: random throws (yellow: noop, green: noop)
+random: 1. first(yellow) 1/2   2. first(green) 1/2
+yellow=noop green=noop random=first(green)
+   1  2  3  4  5  6  7  8  9  10  11  12
+4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+1 [Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y]
+[] home_yellow  () home_green
+control(green)  throws_tens(0)  throws_units(0)
+step 1: random throws (yellow: noop, green: noop)
+random: 1. d6(1) 1/6   2. d6(2) 1/6   3. d6(3) 1/6   4. d6(4) 1/6
+        5. d6(5) 1/6   6. d6(6) 1/6
+yellow=noop green=noop random=d6(4)
+   1  2  3  4  5  6  7  8  9  10  11  12
+4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+1 [Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y]
+[] home_yellow  () home_green
+control(green)  thrown(4)  throws_tens(0)  throws_units(1)
+step 2: green to move (yellow: noop)
+green: 1. move(sq(1, 4), sq(4, 3))   2. move(sq(2, 4), sq(3, 3))
+       3. move(sq(3, 4), sq(2, 3))   4. move(sq(4, 4), sq(1, 3))
+       5. half(sq(1, 4), sq(2, 3))   6. half(sq(2, 4), sq(1, 3))
+yellow=noop green=move(sq(1, 4), sq(4, 3)) random=noop
+   1  2  3  4  5  6  7  8  9  10  11  12
+4 (·)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  G  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+1 [Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y]
+[] home_yellow  () home_green
+control(yellow)  throws_tens(0)  throws_units(1)
+step 3: random throws (yellow: noop, green: noop)
+random: 1. d6(1) 1/6   2. d6(2) 1/6   3. d6(3) 1/6   4. d6(4) 1/6
+        5. d6(5) 1/6   6. d6(6) 1/6
+yellow=noop green=noop random=d6(6)
+   1  2  3  4  5  6  7  8  9  10  11  12
+4 (·)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
+3  ·  ·  ·  G  ·  ·  ·  ·  ·  ·  ·  ·
+2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+1 [Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y]
+[] home_yellow  () home_green
+control(yellow)  thrown(6)  throws_tens(0)  throws_units(2)
+step 4: yellow to move (green: noop)
+yellow: 1. move(sq(7, 1), sq(12, 2))    2. move(sq(8, 1), sq(11, 2))
+        3. move(sq(9, 1), sq(10, 2))    4. move(sq(10, 1), sq(9, 2))
+        5. move(sq(11, 1), sq(8, 2))    6. move(sq(12, 1), sq(7, 2))
+        7. half(sq(10, 1), sq(12, 2))   8. half(sq(11, 1), sq(11, 2))
+        9. half(sq(12, 1), sq(10, 2))
+yellow=move(sq(8, 1), sq(11, 2)) green=noop random=noop
+"#,
+        board,
+    ]
+    .concat();
+    check(
+        &["repl", game, "--param", "cap=2", "--seed", "11"],
+        &format!("{walk}goals\nsave {f}\n"),
+        &(shown.clone()
+            + &r#"step 5: game over; goals: yellow 50, green 50
+goals: yellow 50, green 50
+saved 5 steps to {f}
+"#
+            .replace("{f}", &f)),
+        "",
+        0,
+    );
+    let text = std::fs::read_to_string(&file).expect("transcript written");
+    assert_eq!(
+        text,
+        r#"# tabula transcript
+game games/variants/tablan_d6.rules
+param cap=2
+param parked=36
+seed 11
+play yellow=noop green=noop random=first(green)
+play yellow=noop green=noop random=d6(4)
+play yellow=noop green=move(sq(1, 4), sq(4, 3)) random=noop
+play yellow=noop green=noop random=d6(6)
+play yellow=move(sq(8, 1), sq(11, 2)) green=noop random=noop
+"#
+    );
+    check(
+        &["repl", game, "--seed", "3"],
+        &format!("{walk}load {f}\ngoals\nhistory\n"),
+        &(shown
+            + &r#"step 5: random throws (yellow: noop, green: noop)
+random: 1. d6(1) 1/6   2. d6(2) 1/6   3. d6(3) 1/6   4. d6(4) 1/6
+        5. d6(5) 1/6   6. d6(6) 1/6
+loaded {f}: 5 steps
+{board}step 5: game over; goals: yellow 50, green 50
+goals: yellow 50, green 50
+1. play yellow=noop green=noop random=first(green)
+2. play yellow=noop green=noop random=d6(4)
+3. play yellow=noop green=move(sq(1, 4), sq(4, 3)) random=noop
+4. play yellow=noop green=noop random=d6(6)
+5. play yellow=move(sq(8, 1), sq(11, 2)) green=noop random=noop
+"#
+            .replace("{f}", &f)
+            .replace("{board}", board)),
+        "",
+        0,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `help` lists the commands; `help CMD` explains one.
