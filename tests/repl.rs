@@ -424,16 +424,16 @@ b: 1. (add 1)   2. (add 2)
         r#"error: unknown command `frobnicate`; type `help` for the commands
 error: `(add 3)` is not a legal move of b; legal: (add 1), (add 2)
 error: there is no move 3: b has 2 legal moves (1 to 2)
-error: cannot read `(add` at column 5: expected `(`, a symbol or a variable
+error: cannot read `(add` at column 1: this `(` is never closed (expected `)` before the end of the text)
 error: `(add 1)` is not a legal move of a; legal: noop
 error: there is no role `c`; the roles are a, b
 error: this game has no chance role `random`
 error: `(count 9)` is not a fact this game's states can hold
-error: cannot read `(count` at column 7: expected `(`, a symbol or a variable
+error: cannot read `(count` at column 1: this `(` is never closed (expected `)` before the end of the text)
 error: no facts given
 error: cannot read tests/repl/no-such-file: No such file or directory (os error 2)
 error: cannot read tests/repl/no-such-file: No such file or directory (os error 2)
-error: cannot read `(goal` at column 6: expected `(`, a symbol or a variable
+error: cannot read `(goal` at column 1: this `(` is never closed (expected `)` before the end of the text)
 error: `auto` takes a number of steps, not `x`
 error: cannot undo 5 steps: only 1 made
 error: nothing to redo

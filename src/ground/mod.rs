@@ -14,7 +14,7 @@ pub mod terms;
 
 use crate::diag::{Diagnostic, codes};
 use crate::syntax::{ArithOp, CmpOp, Program, Span, Sym, Symbols, Syntax};
-use prepare::{PAtom, Pat, Prepared, RelKey, Step};
+use prepare::{PAtom, Pat, Prepared, RelKey};
 use rustc_hash::FxHashMap;
 pub use terms::{GTerm, TermId, TermTable};
 
@@ -210,12 +210,19 @@ struct Found {
     neg: Vec<(usize, Box<[TermId]>)>,
 }
 
-/// Where a match of one positive literal may look in its relation.
-#[derive(Clone, Copy)]
-enum Window {
-    Old,
-    Delta,
-    All,
+/// The facts a positive literal may match: a range of fact numbers, or a
+/// range `lo..hi` of the index list under `key` of relation `rel`.
+enum Candidates {
+    Range(u32, u32),
+    List(usize, (u32, TermId), u32, u32),
+}
+
+impl Candidates {
+    fn len(&self) -> u32 {
+        match *self {
+            Candidates::Range(lo, hi) | Candidates::List(_, _, lo, hi) => hi - lo,
+        }
+    }
 }
 
 impl Grounder {
@@ -261,7 +268,6 @@ impl Grounder {
             cmps: Vec::new(),
             vars: arity,
             span: Span::default(),
-            plans: vec![vec![Step::Match(0)]],
             bridge: true,
         };
         vec![bridge(t, i, 1), bridge(t, n, 1), bridge(d, l, 2)]
@@ -326,14 +332,14 @@ impl Grounder {
             for (ri, rule) in rules.iter().enumerate() {
                 if rule.pos.is_empty() {
                     if first {
-                        self.run(rule, &rule_rels[ri].1, 0, None)?;
+                        self.run(rule, &rule_rels[ri].1, None)?;
                     }
                     continue;
                 }
                 for (i, &rel) in rule_rels[ri].1.iter().enumerate() {
                     let r = &self.rels[rel];
                     if r.cur > r.old {
-                        self.run(rule, &rule_rels[ri].1, i, Some(i))?;
+                        self.run(rule, &rule_rels[ri].1, Some(i))?;
                     }
                 }
             }
@@ -345,23 +351,22 @@ impl Grounder {
         Ok(())
     }
 
-    /// Runs the join plan starting from literal `plan`; `delta` is the literal
+    /// Finds and records every instance of a rule; `delta` is the literal
     /// that reads only this round's new facts.
     fn run(
         &mut self,
         rule: &Prepared,
         rels: &[usize],
-        plan: usize,
         delta: Option<usize>,
     ) -> Result<(), Diagnostic> {
         let mut env = vec![None; rule.vars];
         let mut found = Vec::new();
-        let steps = &rule.plans[plan];
         self.join(
             rule,
             rels,
-            steps,
             delta,
+            0,
+            0,
             &mut env,
             &mut Vec::new(),
             &mut found,
@@ -372,157 +377,213 @@ impl Grounder {
         Ok(())
     }
 
+    /// The join: match the starting literal first, then at every level do
+    /// the cheapest thing: a comparison whose sides are bound (a test, or a
+    /// binding `=`), else the unmatched positive literal with the fewest
+    /// candidate facts under the current bindings. `used` masks say which
+    /// positive literals and comparisons are done.
     #[allow(clippy::too_many_arguments)]
     fn join(
         &mut self,
         rule: &Prepared,
         rels: &[usize],
-        steps: &[Step],
         delta: Option<usize>,
+        used_pos: u64,
+        used_cmp: u64,
         env: &mut Vec<Option<TermId>>,
         body: &mut Vec<AtomId>,
         found: &mut Vec<Found>,
     ) -> Result<(), Diagnostic> {
-        let Some((step, rest)) = steps.split_first() else {
-            let head = rule
-                .head
+        // Comparisons first: each either binds, filters or waits.
+        for (i, c) in rule.cmps.iter().enumerate() {
+            if used_cmp >> i & 1 == 1 {
+                continue;
+            }
+            let next_cmp = used_cmp | 1 << i;
+            let (l, r) = (self.is_bound(&c.left, env), self.is_bound(&c.right, env));
+            let (pat, value) = match (l, r, c.op) {
+                (true, true, _) => {
+                    if self.compare(c.op, &c.left, &c.right, env) {
+                        self.join(rule, rels, delta, used_pos, next_cmp, env, body, found)?;
+                    }
+                    return Ok(());
+                }
+                (false, true, CmpOp::Eq) if !matches!(c.left, Pat::Arith(..)) => {
+                    (&c.left, &c.right)
+                }
+                (true, false, CmpOp::Eq) if !matches!(c.right, Pat::Arith(..)) => {
+                    (&c.right, &c.left)
+                }
+                _ => continue,
+            };
+            let Some(v) = self.build(value, env) else {
+                return Ok(());
+            };
+            if self.terms.depth(v) > self.limits.max_term_depth {
+                return Err(self.too_big(rule.span, "a term nests too deeply"));
+            }
+            let mut trail = Vec::new();
+            if unify(pat, v, env, &mut trail, &self.terms) {
+                self.join(rule, rels, delta, used_pos, next_cmp, env, body, found)?;
+            }
+            for v in trail {
+                env[v as usize] = None;
+            }
+            return Ok(());
+        }
+        // Then the positive literal with the fewest candidates.
+        let mut best: Option<(usize, Candidates)> = None;
+        for i in 0..rule.pos.len() {
+            if used_pos >> i & 1 == 1 {
+                continue;
+            }
+            if used_pos == 0 && delta.is_some_and(|d| d != i) {
+                continue; // the delta literal goes first
+            }
+            let c = self.candidates(rule, rels, delta, i, env);
+            if c.len() == 0 {
+                return Ok(());
+            }
+            if best.as_ref().is_none_or(|(_, b)| c.len() < b.len()) {
+                best = Some((i, c));
+            }
+        }
+        let Some((i, candidates)) = best else {
+            return self.leaf(rule, env, body, found);
+        };
+        let candidates: Vec<u32> = match candidates {
+            Candidates::Range(lo, hi) => (lo..hi).collect(),
+            Candidates::List(rel, key, lo, hi) => {
+                self.rels[rel].index[&key][lo as usize..hi as usize].to_vec()
+            }
+        };
+        self.work += candidates.len() as u64;
+        if self.work > self.limits.max_work {
+            return Err(self.too_big(rule.span, "joining this rule's body takes too long"));
+        }
+        let rel = rels[i];
+        let atom = &rule.pos[i];
+        let mut trail = Vec::new();
+        for f in candidates {
+            trail.clear();
+            let ok = {
+                let fact = self.rels[rel].fact(f);
+                atom.args
+                    .iter()
+                    .zip(fact)
+                    .all(|(p, &t)| unify(p, t, env, &mut trail, &self.terms))
+            };
+            if ok {
+                body.push(self.rels[rel].atoms[f as usize]);
+                self.join(
+                    rule,
+                    rels,
+                    delta,
+                    used_pos | 1 << i,
+                    used_cmp,
+                    env,
+                    body,
+                    found,
+                )?;
+                body.pop();
+            }
+            for v in trail.drain(..) {
+                env[v as usize] = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every literal matched: the head and the negative literals are ground.
+    fn leaf(
+        &mut self,
+        rule: &Prepared,
+        env: &[Option<TermId>],
+        body: &[AtomId],
+        found: &mut Vec<Found>,
+    ) -> Result<(), Diagnostic> {
+        let head = rule
+            .head
+            .args
+            .iter()
+            .map(|p| self.build(p, env))
+            .collect::<Option<Box<[TermId]>>>();
+        let Some(head) = head else {
+            return Ok(());
+        };
+        let mut neg = Vec::with_capacity(rule.neg.len());
+        for a in &rule.neg {
+            let args = a
                 .args
                 .iter()
                 .map(|p| self.build(p, env))
                 .collect::<Option<Box<[TermId]>>>();
-            let Some(head) = head else {
-                return Ok(());
-            };
-            let mut neg = Vec::with_capacity(rule.neg.len());
-            for a in &rule.neg {
-                let args = a
-                    .args
-                    .iter()
-                    .map(|p| self.build(p, env))
-                    .collect::<Option<Box<[TermId]>>>();
-                // Arithmetic that fails in a negated atom: the atom cannot
-                // hold, so the literal is true and is left out.
-                if let Some(args) = args {
-                    neg.push((self.rel_ids[&a.rel], args));
-                }
-            }
-            found.push(Found {
-                head,
-                pos: body.clone(),
-                neg,
-            });
-            return Ok(());
-        };
-        match *step {
-            Step::Match(i) => {
-                let window = match delta {
-                    Some(d) if d == i => Window::Delta,
-                    Some(d) if i < d => Window::Old,
-                    _ => Window::All,
-                };
-                let rel = rels[i];
-                let atom = &rule.pos[i];
-                let (lo, hi) = {
-                    let r = &self.rels[rel];
-                    match window {
-                        Window::Old => (0, r.old),
-                        Window::Delta => (r.old, r.cur),
-                        Window::All => (0, r.cur),
-                    }
-                };
-                // Use the shortest index list among the bound argument
-                // paths (whole arguments, and arguments of compound ones).
-                let mut keys = Vec::new();
-                for (pos, p) in atom.args.iter().enumerate() {
-                    let path = pos as u32 * PATH_STRIDE;
-                    if let Some(t) = self.lookup(p, env) {
-                        keys.push((path, t));
-                    } else if self.is_bound(p, env) {
-                        return Ok(()); // a bound term that does not exist matches nothing
-                    } else if let Pat::App(_, sub) = p {
-                        for (k, q) in sub.iter().enumerate().take(PATH_STRIDE as usize - 1) {
-                            if let Some(t) = self.lookup(q, env) {
-                                keys.push((path + 1 + k as u32, t));
-                            } else if self.is_bound(q, env) {
-                                return Ok(());
-                            }
-                        }
-                    }
-                }
-                let index = &self.rels[rel].index;
-                let mut best: Option<&Vec<u32>> = None;
-                for key in &keys {
-                    match index.get(key) {
-                        None => return Ok(()),
-                        Some(list) if best.is_none_or(|b| list.len() < b.len()) => {
-                            best = Some(list)
-                        }
-                        Some(_) => {}
-                    }
-                }
-                let candidates: Vec<u32> = match best {
-                    Some(list) => {
-                        let a = list.partition_point(|&f| f < lo);
-                        let b = list.partition_point(|&f| f < hi);
-                        list[a..b].to_vec()
-                    }
-                    None => (lo..hi).collect(),
-                };
-                self.work += candidates.len() as u64;
-                if self.work > self.limits.max_work {
-                    return Err(self.too_big(rule.span, "joining this rule's body takes too long"));
-                }
-                let mut trail = Vec::new();
-                for f in candidates {
-                    trail.clear();
-                    let ok = {
-                        let r = &self.rels[rel];
-                        let fact = r.fact(f);
-                        atom.args
-                            .iter()
-                            .zip(fact)
-                            .all(|(p, &t)| unify(p, t, env, &mut trail, &self.terms))
-                    };
-                    if ok {
-                        body.push(self.rels[rel].atoms[f as usize]);
-                        self.join(rule, rels, rest, delta, env, body, found)?;
-                        body.pop();
-                    }
-                    for v in trail.drain(..) {
-                        env[v as usize] = None;
-                    }
-                }
-                Ok(())
-            }
-            Step::Filter(i) => {
-                let c = &rule.cmps[i];
-                if self.compare(c.op, &c.left, &c.right, env) {
-                    self.join(rule, rels, rest, delta, env, body, found)?;
-                }
-                Ok(())
-            }
-            Step::BindLeft(i) | Step::BindRight(i) => {
-                let c = &rule.cmps[i];
-                let (pat, value) = match *step {
-                    Step::BindLeft(_) => (&c.left, &c.right),
-                    _ => (&c.right, &c.left),
-                };
-                let Some(v) = self.build(value, env) else {
-                    return Ok(());
-                };
-                if self.terms.depth(v) > self.limits.max_term_depth {
-                    return Err(self.too_big(rule.span, "a term nests too deeply"));
-                }
-                let mut trail = Vec::new();
-                if unify(pat, v, env, &mut trail, &self.terms) {
-                    self.join(rule, rels, rest, delta, env, body, found)?;
-                }
-                for v in trail {
-                    env[v as usize] = None;
-                }
-                Ok(())
+            // Arithmetic that fails in a negated atom: the atom cannot
+            // hold, so the literal is true and is left out.
+            if let Some(args) = args {
+                neg.push((self.rel_ids[&a.rel], args));
             }
         }
+        found.push(Found {
+            head,
+            pos: body.to_vec(),
+            neg,
+        });
+        Ok(())
+    }
+
+    /// Where the facts that positive literal `i` may match lie: the shortest
+    /// index list among its bound argument paths (whole arguments, and
+    /// arguments of compound ones), cut to the literal's window.
+    fn candidates(
+        &self,
+        rule: &Prepared,
+        rels: &[usize],
+        delta: Option<usize>,
+        i: usize,
+        env: &[Option<TermId>],
+    ) -> Candidates {
+        let rel = rels[i];
+        let r = &self.rels[rel];
+        let (lo, hi) = match delta {
+            Some(d) if d == i => (r.old, r.cur),
+            Some(d) if i < d => (0, r.old),
+            _ => (0, r.cur),
+        };
+        let mut best = Candidates::Range(lo, hi);
+        let mut consider = |key: (u32, TermId)| -> bool {
+            let Some(list) = r.index.get(&key) else {
+                return false;
+            };
+            let a = list.partition_point(|&f| f < lo) as u32;
+            let b = list.partition_point(|&f| f < hi) as u32;
+            let c = Candidates::List(rel, key, a, b);
+            if c.len() < best.len() {
+                best = c;
+            }
+            true
+        };
+        for (pos, p) in rule.pos[i].args.iter().enumerate() {
+            let path = pos as u32 * PATH_STRIDE;
+            if let Some(t) = self.lookup(p, env) {
+                if !consider((path, t)) {
+                    return Candidates::Range(0, 0);
+                }
+            } else if self.is_bound(p, env) {
+                return Candidates::Range(0, 0); // a bound term that does not exist
+            } else if let Pat::App(_, sub) = p {
+                for (k, q) in sub.iter().enumerate().take(PATH_STRIDE as usize - 1) {
+                    if let Some(t) = self.lookup(q, env) {
+                        if !consider((path + 1 + k as u32, t)) {
+                            return Candidates::Range(0, 0);
+                        }
+                    } else if self.is_bound(q, env) {
+                        return Candidates::Range(0, 0);
+                    }
+                }
+            }
+        }
+        best
     }
 
     fn is_bound(&self, p: &Pat, env: &[Option<TermId>]) -> bool {

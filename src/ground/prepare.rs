@@ -3,13 +3,16 @@
 //! In: AST rules. Out: [`Prepared`] rules: disjunctions expanded into separate
 //! bodies, negations pushed onto atoms and comparisons, arithmetic inside body
 //! atoms moved into comparisons, terms turned into [`Pat`]terns over numbered
-//! variables with ground parts interned, and for every positive literal a join
-//! plan that starts from it.
+//! variables with ground parts interned, and checked safe.
 
 use super::terms::{GTerm, TermId, TermTable};
 use crate::diag::{Diagnostic, codes};
 use crate::syntax::{ArithOp, Atom, CmpOp, Literal, Rule, Span, Sym, Term, TermKind};
 use indexmap::IndexMap;
+
+/// Most positive literals (and comparisons) of one rule: the join keeps
+/// which are done in a 64-bit mask.
+const MAX_LITERALS: usize = 64;
 
 /// Most alternative bodies one rule may expand into through `or`.
 const MAX_ALTERNATIVES: usize = 4096;
@@ -59,19 +62,6 @@ pub struct PCmp {
     pub right: Pat,
 }
 
-/// One step of a join plan.
-#[derive(Clone, Copy, Debug)]
-pub enum Step {
-    /// Match positive literal `i` against the facts of its relation.
-    Match(usize),
-    /// Evaluate comparison `i` (both sides bound).
-    Filter(usize),
-    /// Comparison `i` is `=` with its right side bound: unify the left side with it.
-    BindLeft(usize),
-    /// Comparison `i` is `=` with its left side bound: unify the right side.
-    BindRight(usize),
-}
-
 #[derive(Clone, Debug)]
 pub struct Prepared {
     pub head: PAtom,
@@ -80,8 +70,6 @@ pub struct Prepared {
     pub cmps: Vec<PCmp>,
     pub vars: usize,
     pub span: Span,
-    /// `plans[i]` starts with `Match(i)`; `plans` has one plan when `pos` is empty.
-    pub plans: Vec<Vec<Step>>,
     /// Synthetic bridge rules (`true` from `init`/`next`, `does` from `legal`)
     /// feed the relaxed model but are not part of the ground program.
     pub bridge: bool,
@@ -280,17 +268,26 @@ pub fn prepare(rule: &Rule, terms: &mut TermTable) -> Result<Vec<Prepared>, Diag
             renumber(&mut c.right);
         });
         let vars = (named + extra) as usize;
-        let mut prepared = Prepared {
+        let prepared = Prepared {
             head,
             pos,
             neg,
             cmps,
             vars,
             span: rule.span,
-            plans: Vec::new(),
             bridge: false,
         };
-        prepared.plans = plans(&prepared).map_err(|what| {
+        if prepared.pos.len() > MAX_LITERALS || prepared.cmps.len() > MAX_LITERALS {
+            return Err(Diagnostic::error(
+                codes::GROUNDING,
+                rule.span,
+                format!(
+                    "a rule may have at most {MAX_LITERALS} positive literals and \
+                     {MAX_LITERALS} comparisons"
+                ),
+            ));
+        }
+        check_safe(&prepared).map_err(|what| {
             Diagnostic::error(
                 codes::UNSAFE,
                 rule.span,
@@ -314,94 +311,42 @@ fn renumber_pat(p: &mut Pat, named: u32, extra: u32) {
     }
 }
 
-/// One join plan per positive literal (or one plan if there is none): match
-/// the starting literal, then always do the cheapest next thing: a
-/// comparison whose variables are bound, a binding `=`, or the positive
-/// literal with the most bound arguments.
-pub fn plans(rule: &Prepared) -> Result<Vec<Vec<Step>>, &'static str> {
-    let starts: Vec<Option<usize>> = if rule.pos.is_empty() {
-        vec![None]
-    } else {
-        (0..rule.pos.len()).map(Some).collect()
-    };
-    starts.into_iter().map(|s| plan_from(rule, s)).collect()
-}
-
-fn plan_from(rule: &Prepared, start: Option<usize>) -> Result<Vec<Step>, &'static str> {
+/// The static checks make rules safe; this guards the grounder on its own:
+/// every variable of a comparison, a negated literal and the head must be
+/// bound by the positive literals, directly or through `=` bindings.
+fn check_safe(rule: &Prepared) -> Result<(), &'static str> {
     let mut bound = vec![false; rule.vars];
-    let mut used_pos = vec![false; rule.pos.len()];
-    let mut used_cmp = vec![false; rule.cmps.len()];
-    let mut steps = Vec::new();
     let bind = |bound: &mut Vec<bool>, p: &Pat| {
         let mut vs = Vec::new();
         p.vars(&mut vs);
         vs.into_iter().for_each(|v| bound[v as usize] = true);
     };
-    if let Some(i) = start {
-        used_pos[i] = true;
-        steps.push(Step::Match(i));
-        rule.pos[i].args.iter().for_each(|a| bind(&mut bound, a));
-    }
+    rule.pos
+        .iter()
+        .for_each(|a| a.args.iter().for_each(|p| bind(&mut bound, p)));
     loop {
         let mut progressed = false;
-        for (i, c) in rule.cmps.iter().enumerate() {
-            if used_cmp[i] {
-                continue;
-            }
+        for c in &rule.cmps {
             let (l, r) = (c.left.all_bound(&bound), c.right.all_bound(&bound));
-            let step = match (l, r, c.op) {
-                (true, true, _) => Step::Filter(i),
-                (false, true, CmpOp::Eq) if !matches!(c.left, Pat::Arith(..)) => Step::BindLeft(i),
-                (true, false, CmpOp::Eq) if !matches!(c.right, Pat::Arith(..)) => {
-                    Step::BindRight(i)
-                }
-                _ => continue,
-            };
-            used_cmp[i] = true;
-            bind(&mut bound, &c.left);
-            bind(&mut bound, &c.right);
-            steps.push(step);
-            progressed = true;
-        }
-        if progressed {
-            continue;
-        }
-        // Prefer a literal that is a pure test, then the one with the most
-        // bound variables and the fewest unbound ones.
-        let best = (0..rule.pos.len())
-            .filter(|i| !used_pos[*i])
-            .max_by_key(|i| {
-                let mut vs = Vec::new();
-                rule.pos[*i].args.iter().for_each(|a| a.vars(&mut vs));
-                vs.sort_unstable();
-                vs.dedup();
-                let known = vs.iter().filter(|v| bound[**v as usize]).count();
-                let unknown = vs.len() - known;
-                (
-                    unknown == 0,
-                    known,
-                    std::cmp::Reverse(unknown),
-                    std::cmp::Reverse(*i),
-                )
-            });
-        match best {
-            Some(i) => {
-                used_pos[i] = true;
-                steps.push(Step::Match(i));
-                rule.pos[i].args.iter().for_each(|a| bind(&mut bound, a));
+            if c.op == CmpOp::Eq && l != r {
+                bind(&mut bound, &c.left);
+                bind(&mut bound, &c.right);
+                progressed = true;
             }
-            None => break,
+        }
+        if !progressed {
+            break;
         }
     }
-    if used_cmp.iter().any(|u| !u) {
+    let all = |p: &Pat| p.all_bound(&bound);
+    if !rule.cmps.iter().all(|c| all(&c.left) && all(&c.right)) {
         return Err("a comparison has a variable that no positive literal binds");
     }
-    let all_bound = |a: &PAtom| a.args.iter().all(|p| p.all_bound(&bound));
-    if !rule.neg.iter().all(all_bound) {
+    if !rule.neg.iter().all(|a| a.args.iter().all(all)) {
         return Err("a negated literal has a variable that no positive literal binds");
     }
-    if !all_bound(&rule.head) {
+    if !rule.head.args.iter().all(all) {
         return Err("the head has a variable that no positive literal binds");
     }
-    Ok(steps)
+    Ok(())
 }

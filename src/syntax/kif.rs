@@ -93,7 +93,7 @@ fn unbalanced(text: &str, file: FileId) -> Option<Diagnostic> {
         Diagnostic::error(
             codes::SYNTAX,
             Span::new(file, i, i + 1),
-            "this `(` is never closed: expected `)` before the end of the file",
+            "this `(` is never closed (expected `)` before the end of the text)",
         )
     })
 }
