@@ -741,17 +741,17 @@ thrown(2)
 throws_tens(0)
 throws_units(3)
 "#;
-    let stdout = r#"   1  2  3  4  5  6  7  8  9  10  11  12
+    let stdout = r#"   1  2  3  4  5  6  7  8  9 10 11 12
 4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 1 [Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y]
 [] home_yellow  () home_green
-toss  control(yellow)  throws_tens(0)  throws_units(0)
+control(yellow)  throws_tens(0)  throws_units(0)  toss
 step 0: random throws (yellow: noop, green: noop)
 random: 1. first(yellow) 1/2   2. first(green) 1/2
 yellow=noop green=noop random=first(yellow)
-   1  2  3  4  5  6  7  8  9  10  11  12
+   1  2  3  4  5  6  7  8  9 10 11 12
 4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
@@ -762,7 +762,7 @@ step 1: random throws (yellow: noop, green: noop)
 random: 1. sticks(2) 1/4     2. sticks(8) 1/16    3. sticks(12) 1/16
         4. sticks(0) 5/8
 yellow=noop green=noop random=sticks(8)
-   1  2  3  4  5  6  7  8  9  10  11  12
+   1  2  3  4  5  6  7  8  9 10 11 12
 4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
@@ -777,7 +777,7 @@ yellow: 1. move(sq(5, 1), sq(12, 2))     2. move(sq(6, 1), sq(11, 2))
         9. half(sq(9, 1), sq(12, 2))     10. half(sq(10, 1), sq(11, 2))
         11. half(sq(11, 1), sq(10, 2))   12. half(sq(12, 1), sq(9, 2))
 yellow=half(sq(9, 1), sq(12, 2)) green=noop random=noop
-   1  2  3  4  5  6  7  8  9  10  11  12
+   1  2  3  4  5  6  7  8  9 10 11 12
 4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y
@@ -789,7 +789,7 @@ step 3: yellow to move (green: noop)
 yellow: 1. half(sq(5, 1), sq(9, 1))     2. half(sq(10, 1), sq(11, 2))
         3. half(sq(11, 1), sq(10, 2))   4. half(sq(12, 1), sq(9, 2))
 yellow=half(sq(10, 1), sq(11, 2)) green=noop random=noop
-   1  2  3  4  5  6  7  8  9  10  11  12
+   1  2  3  4  5  6  7  8  9 10 11 12
 4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y  Y
@@ -801,7 +801,7 @@ random: 1. sticks(2) 1/4     2. sticks(8) 1/16    3. sticks(12) 1/16
         4. sticks(0) 5/8
 at(sq(11, 2), yellow)
 at(sq(12, 2), yellow)
-   1  2  3  4  5  6  7  8  9  10  11  12
+   1  2  3  4  5  6  7  8  9 10 11 12
 4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y
@@ -812,7 +812,7 @@ throws_units(1)
 step 3: yellow to move (green: noop)
 yellow: 1. half(sq(5, 1), sq(9, 1))     2. half(sq(10, 1), sq(11, 2))
         3. half(sq(11, 1), sq(10, 2))   4. half(sq(12, 1), sq(9, 2))
-   1  2  3  4  5  6  7  8  9  10  11  12
+   1  2  3  4  5  6  7  8  9 10 11 12
 4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y  Y
@@ -823,7 +823,7 @@ step 4: random throws (yellow: noop, green: noop)
 random: 1. sticks(2) 1/4     2. sticks(8) 1/16    3. sticks(12) 1/16
         4. sticks(0) 5/8
 yellow=noop green=noop random=sticks(0)
-   1  2  3  4  5  6  7  8  9  10  11  12
+   1  2  3  4  5  6  7  8  9 10 11 12
 4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y  Y
@@ -834,7 +834,7 @@ step 5: random throws (yellow: noop, green: noop)
 random: 1. sticks(2) 1/4     2. sticks(8) 1/16    3. sticks(12) 1/16
         4. sticks(0) 5/8
 yellow=noop green=noop random=sticks(2)
-   1  2  3  4  5  6  7  8  9  10  11  12
+   1  2  3  4  5  6  7  8  9 10 11 12
 4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y  Y
@@ -847,17 +847,17 @@ green: 1. move(sq(1, 4), sq(2, 3))   2. move(sq(2, 4), sq(1, 3))
 goals (not over yet): yellow 50, green 50
 throws(3)
 {state}saved 6 steps to {f}
-   1  2  3  4  5  6  7  8  9  10  11  12
+   1  2  3  4  5  6  7  8  9 10 11 12
 4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 1 [Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y]
 [] home_yellow  () home_green
-toss  control(yellow)  throws_tens(0)  throws_units(0)
+control(yellow)  throws_tens(0)  throws_units(0)  toss
 step 0: random throws (yellow: noop, green: noop)
 random: 1. first(yellow) 1/2   2. first(green) 1/2
 loaded {f}: 6 steps
-   1  2  3  4  5  6  7  8  9  10  11  12
+   1  2  3  4  5  6  7  8  9 10 11 12
 4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y  Y
@@ -920,7 +920,7 @@ roll d6(6)
 play move(sq(8, 1), sq(11, 2))
 "#;
     // The board after the five steps.
-    let board = r#"   1  2  3  4  5  6  7  8  9  10  11  12
+    let board = r#"   1  2  3  4  5  6  7  8  9 10 11 12
 4 (·)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  G  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  Y  ·
@@ -929,17 +929,17 @@ play move(sq(8, 1), sq(11, 2))
 control(green)  throws_tens(0)  throws_units(2)
 "#;
     let shown = [
-        r#"   1  2  3  4  5  6  7  8  9  10  11  12
+        r#"   1  2  3  4  5  6  7  8  9 10 11 12
 4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 1 [Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y][Y]
 [] home_yellow  () home_green
-toss  control(yellow)  throws_tens(0)  throws_units(0)
+control(yellow)  throws_tens(0)  throws_units(0)  toss
 step 0: random throws (yellow: noop, green: noop)
 random: 1. first(yellow) 1/2   2. first(green) 1/2
 yellow=noop green=noop random=first(green)
-   1  2  3  4  5  6  7  8  9  10  11  12
+   1  2  3  4  5  6  7  8  9 10 11 12
 4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
@@ -950,7 +950,7 @@ step 1: random throws (yellow: noop, green: noop)
 random: 1. d6(1) 1/6   2. d6(2) 1/6   3. d6(3) 1/6   4. d6(4) 1/6
         5. d6(5) 1/6   6. d6(6) 1/6
 yellow=noop green=noop random=d6(4)
-   1  2  3  4  5  6  7  8  9  10  11  12
+   1  2  3  4  5  6  7  8  9 10 11 12
 4 (G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
@@ -962,7 +962,7 @@ green: 1. move(sq(1, 4), sq(4, 3))   2. move(sq(2, 4), sq(3, 3))
        3. move(sq(3, 4), sq(2, 3))   4. move(sq(4, 4), sq(1, 3))
        5. half(sq(1, 4), sq(2, 3))   6. half(sq(2, 4), sq(1, 3))
 yellow=noop green=move(sq(1, 4), sq(4, 3)) random=noop
-   1  2  3  4  5  6  7  8  9  10  11  12
+   1  2  3  4  5  6  7  8  9 10 11 12
 4 (·)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  G  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
@@ -973,7 +973,7 @@ step 3: random throws (yellow: noop, green: noop)
 random: 1. d6(1) 1/6   2. d6(2) 1/6   3. d6(3) 1/6   4. d6(4) 1/6
         5. d6(5) 1/6   6. d6(6) 1/6
 yellow=noop green=noop random=d6(6)
-   1  2  3  4  5  6  7  8  9  10  11  12
+   1  2  3  4  5  6  7  8  9 10 11 12
 4 (·)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)(G)
 3  ·  ·  ·  G  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·

@@ -567,30 +567,33 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
     })
 }
 
-/// A natural order of ground terms: integers numerically before symbols,
-/// symbols alphabetically, compound terms by name and then argument-wise.
+/// A natural order of ground terms: integers numerically first, then by
+/// name (a constant before the compound terms of the same name), then
+/// argument by argument.
 fn compare_terms(g: &Ground, a: TermId, b: TermId) -> std::cmp::Ordering {
     use crate::ground::GTerm;
     use std::cmp::Ordering;
-    let key = |t: &GTerm| match t {
-        GTerm::Int(_) => 0,
-        GTerm::Sym(_) => 1,
-        GTerm::App(..) => 2,
+    let split = |t: TermId| match g.terms.term(t) {
+        GTerm::Int(_) => (None, &[][..]),
+        GTerm::Sym(s) => (Some(g.symbols.name(*s)), &[][..]),
+        GTerm::App(f, args) => (Some(g.symbols.name(*f)), &args[..]),
     };
     match (g.terms.term(a), g.terms.term(b)) {
-        (GTerm::Int(x), GTerm::Int(y)) => x.cmp(y),
-        (GTerm::Sym(x), GTerm::Sym(y)) => natural(g.symbols.name(*x), g.symbols.name(*y)),
-        (GTerm::App(f, xs), GTerm::App(h, ys)) => natural(g.symbols.name(*f), g.symbols.name(*h))
-            .then(xs.len().cmp(&ys.len()))
-            .then_with(|| {
-                xs.iter()
-                    .zip(ys.iter())
-                    .map(|(&x, &y)| compare_terms(g, x, y))
-                    .find(|o| *o != Ordering::Equal)
-                    .unwrap_or(Ordering::Equal)
-            }),
-        (x, y) => key(x).cmp(&key(y)),
+        (GTerm::Int(x), GTerm::Int(y)) => return x.cmp(y),
+        (GTerm::Int(_), _) => return Ordering::Less,
+        (_, GTerm::Int(_)) => return Ordering::Greater,
+        _ => {}
     }
+    let ((fa, xs), (fb, ys)) = (split(a), split(b));
+    natural(fa.unwrap_or(""), fb.unwrap_or(""))
+        .then(xs.len().cmp(&ys.len()))
+        .then_with(|| {
+            xs.iter()
+                .zip(ys)
+                .map(|(&x, &y)| compare_terms(g, x, y))
+                .find(|o| *o != Ordering::Equal)
+                .unwrap_or(Ordering::Equal)
+        })
 }
 
 /// Names compared as numbers when both are (KIF numbers are symbols).

@@ -148,9 +148,12 @@ pub fn board(game: &Game, view: &BoardView, state: &State, style: Style) -> Stri
     let margin = label_w.map_or(0, |w| w + 1);
     if let Some(cols) = &cols {
         let mut line = " ".repeat(margin);
+        // A label may use the cell's bracket columns too, so "10" stays
+        // over a one-character cell.
+        let cell_w = slot + 2;
         for l in cols {
             let l = l.as_deref().unwrap_or("");
-            let _ = write!(line, " {l:^slot$} ");
+            let _ = write!(line, "{l:^cell_w$}");
         }
         let _ = writeln!(out, "{}{}{}", paint(DIM), line.trim_end(), paint(RESET));
     }
