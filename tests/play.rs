@@ -302,3 +302,47 @@ fn unknown_agent_kind() {
         2,
     );
 }
+
+/// `--from FILE` starts from a position written as facts: x wins in one step.
+#[test]
+fn from_a_position_file() {
+    let dir = std::env::temp_dir().join(format!("tabula-play-from-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("race.state");
+    std::fs::write(
+        &file,
+        "% x is one step from row 8\ncell(1, 7, x)\ncell(2, 2, o)\ncontrol(x)\n",
+    )
+    .expect("write position");
+    let path = file.to_str().expect("utf-8 path");
+    let (out, err, code) = run(
+        &[
+            "play",
+            "games/pawn_whopping.rules",
+            "--from",
+            path,
+            "--agent",
+            "x=first",
+            "--seed",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(err, "");
+    assert_eq!(code, 0);
+    assert!(out.contains("1. x=move(1, 7, 1, 8) o=noop\n"), "{out}");
+    assert!(
+        out.ends_with("game over after 1 step; goals: x 100, o 0\n"),
+        "{out}"
+    );
+    // A fact the game can never hold is refused before anything is played.
+    std::fs::write(&file, "cell(1, 9, x)\n").expect("write position");
+    let (out, err, code) = run(&["play", "games/pawn_whopping.rules", "--from", path], "");
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    assert!(
+        err.contains("`cell(1, 9, x)` is not a fact this game's states can hold"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

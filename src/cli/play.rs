@@ -30,6 +30,10 @@ pub struct Args {
     /// Stop after this many steps if the game has not ended.
     #[arg(long)]
     pub max_steps: Option<u64>,
+    /// Start from the position in this file (its true facts in the game's
+    /// syntax, as the REPL's `state` prints them) instead of the initial one.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +96,16 @@ pub fn run(args: Args) -> i32 {
         compact: true,
     };
     let board = game.meta.board.is_some();
+    let mut state = match &args.from {
+        Some(path) => match parse::state_file(game, path) {
+            Ok(s) => s,
+            Err(e) => {
+                errln!("error: {e}");
+                return EXIT_USAGE;
+            }
+        },
+        None => game.initial(),
+    };
     let title = game
         .meta
         .title
@@ -102,7 +116,6 @@ pub fn run(args: Args) -> i32 {
         .map(|r| format!("{} {}", names[r], agents[r].name()))
         .collect();
     outln!("{title}: {}; seed {seed}", who.join(", "));
-    let mut state = game.initial();
     if board {
         out!("{}", render::state(game, &state, style));
     }

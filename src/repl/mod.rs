@@ -433,8 +433,9 @@ impl Session {
         if args.is_empty() {
             return Err("`load-state` needs a file name".into());
         }
-        let text = std::fs::read_to_string(args).map_err(|e| format!("cannot read {args}: {e}"))?;
-        self.set(&text).map_err(|e| format!("{args}: {e}"))
+        let state = parse::state_file(&self.game, std::path::Path::new(args))?;
+        self.push(Change::Set, state);
+        Ok(self.view())
     }
 
     fn goals(&self) -> String {

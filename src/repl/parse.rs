@@ -6,7 +6,7 @@
 //! Holds: the game's symbol table is never changed (text is parsed into a
 //! clone), so nothing a person types can alter the game.
 
-use crate::engine::Game;
+use crate::engine::{Game, State};
 use crate::ground::TermId;
 use crate::syntax::{self, Literal, SourceMap, Syntax, Term, TermKind};
 
@@ -227,4 +227,14 @@ pub fn facts(game: &Game, text: &str) -> Result<Vec<TermId>, String> {
         }
     }
     Ok(out)
+}
+
+/// A position read from a file of facts, as `load-state` and
+/// `tabula play --from` take it.
+pub fn state_file(game: &Game, path: &std::path::Path) -> Result<State, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let facts = facts(game, &text).map_err(|e| format!("{shown}: {e}"))?;
+    game.state_from_facts(&facts)
+        .map_err(|f| format!("{shown}: `{}` is not a fact of this game", game.show(f)))
 }
