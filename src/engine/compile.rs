@@ -58,6 +58,9 @@ pub struct Net {
     /// triggers whose bodies read only the state and `view` slots, so they
     /// can be decided as soon as the move is known.
     pub early: Vec<Vec<(u32, u32)>>,
+    /// For move slot `first_input + i`: (literal, start, end) groups of
+    /// `early[i]` whose rules all contain that literal.
+    pub early_groups: Vec<Vec<(u32, u32, u32)>>,
     /// The other triggered rules, decided when the plan reaches their head.
     pub triggered: Vec<Vec<(u32, u32)>>,
     /// `slot << 1 | negated`.
@@ -540,6 +543,29 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
             }
         });
     }
+    // Early rules of one move are grouped by a literal they share (the first
+    // positive state fact of the body, where there is one), so a step skips a
+    // whole group when that fact is false.
+    let key_of = |rule: u32| {
+        let body = &lits[rule_lits[rule as usize] as usize..rule_lits[rule as usize + 1] as usize];
+        body.iter()
+            .copied()
+            .find(|&l| l & 1 == 0 && (BASE0..first_input).contains(&(l >> 1)))
+            .unwrap_or(SLOT_TRUE << 1)
+    };
+    let mut early_groups = Vec::with_capacity(early.len());
+    for list in &mut early {
+        list.sort_by_key(|&(head, rule)| (key_of(rule), head, rule));
+        let mut groups: Vec<(u32, u32, u32)> = Vec::new();
+        for (k, &(_, rule)) in list.iter().enumerate() {
+            let key = key_of(rule);
+            match groups.last_mut() {
+                Some(g) if g.0 == key => g.2 = k as u32 + 1,
+                _ => groups.push((key, k as u32, k as u32 + 1)),
+            }
+        }
+        early_groups.push(groups);
+    }
     let all: Vec<u32> = (first_derived..next_slot).collect();
     let full = plan_of(&all, &|s| uses_does[s as usize]);
 
@@ -551,6 +577,7 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
         rule_lits,
         first_input,
         early,
+        early_groups,
         triggered,
         lits,
         roles,

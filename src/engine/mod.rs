@@ -264,6 +264,7 @@ impl Game {
             pending: vec![NO_LINK; self.net.slots],
             links: Vec::new(),
             forced: vec![false; self.net.slots],
+            touched: Vec::new(),
         }
     }
 }
@@ -282,6 +283,8 @@ pub struct Machine<'g> {
     links: Vec<(u32, u32)>,
     /// Slots already made true by an early triggered rule of the current moves.
     forced: Vec<bool>,
+    /// The slots set in `forced`, to clear them after the step.
+    touched: Vec<u32>,
 }
 
 const NO_LINK: u32 = u32::MAX;
@@ -489,9 +492,15 @@ impl<'g> Machine<'g> {
             .map(|(r, m)| &net.roles[r].moves[*m as usize].does)
         {
             let i = (m - net.first_input) as usize;
-            for &(head, rule) in &net.early[i] {
-                if !self.forced[head as usize] && rule_holds(net, &self.vals, rule) {
-                    self.forced[head as usize] = true;
+            for &(key, a, b) in &net.early_groups[i] {
+                if self.vals[(key >> 1) as usize] == (key & 1 == 1) {
+                    continue; // the literal every rule of the group has is false
+                }
+                for &(head, rule) in &net.early[i][a as usize..b as usize] {
+                    if !self.forced[head as usize] && rule_holds(net, &self.vals, rule) {
+                        self.forced[head as usize] = true;
+                        self.touched.push(head);
+                    }
                 }
             }
             for &(head, rule) in &net.triggered[i] {
@@ -506,14 +515,15 @@ impl<'g> Machine<'g> {
             .map(|(r, m)| &net.roles[r].moves[*m as usize].does)
         {
             let i = (m - net.first_input) as usize;
-            for &(head, _) in &net.early[i] {
-                self.forced[head as usize] = false;
-            }
             for &(head, _) in &net.triggered[i] {
                 self.pending[head as usize] = NO_LINK;
             }
         }
         self.links.clear();
+        for &head in &self.touched {
+            self.forced[head as usize] = false;
+        }
+        self.touched.clear();
         out.clear();
         for &(s, i) in &net.next {
             if self.vals[s as usize] {
