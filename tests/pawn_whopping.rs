@@ -10,7 +10,6 @@
 
 mod common;
 use common::*;
-use std::process::{Command, Stdio};
 use tabula::engine::State;
 
 const BASE: &str = "games/pawn_whopping.rules";
@@ -720,32 +719,6 @@ fn variant_6x6_perft_equals_base_with_param() {
 }
 
 // ----------------------------------------------------------- bad input
-
-/// Runs the built `tabula` from the crate root with `input` on stdin.
-fn run(args: &[&str], input: &str) -> (String, String, i32) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn tabula");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write stdin");
-    let out = child.wait_with_output().expect("tabula runs");
-    (
-        String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        String::from_utf8(out.stderr).expect("utf-8 stderr"),
-        out.status.code().unwrap_or(-1),
-    )
-}
 
 const REFUSED: &str = "error: `move(1, 2, 1, 5)` is not a legal move of x; legal: \
 move(1, 2, 1, 3), move(2, 2, 2, 3), move(3, 2, 3, 3), move(4, 2, 4, 3), move(5, 2, 5, 3), \

@@ -1,42 +1,8 @@
 //! `tabula play`: seeded games replay exactly, agents per role, a human
 //! agent on standard input. Fixtures in tests/repl/ (see tests/repl.rs).
 
-use std::process::{Command, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_tabula");
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn run(args: &[&str], input: &str) -> (String, String, i32) {
-    use std::io::Write;
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(ROOT)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn tabula");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write stdin");
-    let out = child.wait_with_output().expect("tabula runs");
-    (
-        String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        String::from_utf8(out.stderr).expect("utf-8 stderr"),
-        out.status.code().unwrap_or(-1),
-    )
-}
-
-fn check(args: &[&str], input: &str, stdout: &str, stderr: &str, code: i32) {
-    let (out, err, c) = run(args, input);
-    assert_eq!(out, stdout, "stdout of tabula {args:?}");
-    assert_eq!(err, stderr, "stderr of tabula {args:?}");
-    assert_eq!(c, code, "exit code of tabula {args:?}");
-}
+mod common;
+use common::{check, run};
 
 /// The same seed gives the same game, on every game of the fixtures and
 /// every shipped game and variant.

@@ -166,3 +166,39 @@ pub fn sorted(items: &[&str]) -> Vec<String> {
     v.sort();
     v
 }
+
+/// Runs the built `tabula` from the crate root with `input` on its standard
+/// input, without colour; returns stdout, stderr and the exit code.
+pub fn run(args: &[&str], input: &str) -> (String, String, i32) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn tabula");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("tabula runs");
+    (
+        String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        String::from_utf8(out.stderr).expect("utf-8 stderr"),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// Runs `tabula` and asserts its exact stdout, stderr and exit code.
+pub fn check(args: &[&str], input: &str, stdout: &str, stderr: &str, code: i32) {
+    let (out, err, c) = run(args, input);
+    assert_eq!(out, stdout, "stdout of tabula {args:?}");
+    assert_eq!(err, stderr, "stderr of tabula {args:?}");
+    assert_eq!(c, code, "exit code of tabula {args:?}");
+}
