@@ -258,45 +258,39 @@ pub fn parse_file(text: &str, file: FileId) -> (Vec<Stmt>, Vec<Diagnostic>) {
 
 /// Parses one term typed by a user.
 pub fn parse_single_term(text: &str, file: FileId) -> Result<Ex, Diagnostic> {
-    guard_nesting(text, file, MAX_DEPTH, &[('(', ')')], "%")?;
-    let mut pairs = RulesParser::parse(Rule::single_term, text)
-        .map_err(|e| pest_diagnostic(e, file, describe))?;
-    let mut reader = Reader {
-        file,
-        errors: Vec::new(),
-        anon: 0,
-    };
-    let top = pairs.next().expect("pest returns the start rule");
-    let expr = top
-        .into_inner()
-        .next()
-        .expect("grammar: single_term has an expr");
-    let ex = reader.expr(expr, 0);
-    match reader.errors.pop() {
-        Some(d) => Err(d),
-        None => Ok(ex),
-    }
+    parse_single(text, file, Rule::single_term, |r, p| r.expr(p, 0))
 }
 
 /// Parses one body literal typed by a user.
 pub fn parse_single_literal(text: &str, file: FileId) -> Result<Lit, Diagnostic> {
+    parse_single(text, file, Rule::single_literal, |r, p| r.literal(p, 0))
+}
+
+/// Parses a text holding exactly one item of grammar rule `rule` (whose
+/// only child is the item) and reads the item with `read`.
+fn parse_single<T>(
+    text: &str,
+    file: FileId,
+    rule: Rule,
+    read: impl FnOnce(&mut Reader, Pair<'_, Rule>) -> T,
+) -> Result<T, Diagnostic> {
     guard_nesting(text, file, MAX_DEPTH, &[('(', ')')], "%")?;
-    let mut pairs = RulesParser::parse(Rule::single_literal, text)
-        .map_err(|e| pest_diagnostic(e, file, describe))?;
+    let mut pairs =
+        RulesParser::parse(rule, text).map_err(|e| pest_diagnostic(e, file, describe))?;
     let mut reader = Reader {
         file,
         errors: Vec::new(),
         anon: 0,
     };
     let top = pairs.next().expect("pest returns the start rule");
-    let lit = top
+    let item = top
         .into_inner()
         .next()
-        .expect("grammar: single_literal has a literal");
-    let lit = reader.literal(lit, 0);
+        .expect("grammar: a single-item rule has its item");
+    let value = read(&mut reader, item);
     match reader.errors.pop() {
         Some(d) => Err(d),
-        None => Ok(lit),
+        None => Ok(value),
     }
 }
 
