@@ -12,7 +12,7 @@ pub mod perft;
 mod scc;
 
 use crate::diag::Diagnostic;
-use crate::ground::{self, AtomId, GTerm, Ground, Limits, TermId, TermTable};
+use crate::ground::{self, AtomId, Ground, Limits, TermId, TermTable};
 use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
 use compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 use rand::{Rng, RngExt};
@@ -251,18 +251,7 @@ impl Game {
     /// The id of a ground term typed by a user, if this game knows it.
     /// `symbols` must be this game's symbols, possibly extended by parsing.
     pub fn term_id(&self, term: &Term) -> Option<TermId> {
-        let g = match &term.kind {
-            TermKind::Const(s) => GTerm::Sym(*s),
-            TermKind::Int(i) => GTerm::Int(*i),
-            TermKind::App(f, args) => GTerm::App(
-                *f,
-                args.iter()
-                    .map(|a| self.term_id(a))
-                    .collect::<Option<Box<[TermId]>>>()?,
-            ),
-            TermKind::Var(_) | TermKind::Arith(..) => return None,
-        };
-        self.terms.get(&g)
+        self.terms.lookup(term, &[])
     }
 
     pub fn machine(&self) -> Machine<'_> {
