@@ -561,3 +561,509 @@ fn seed5_defence_wins_with_fewer_attackers_than_hits_needed() {
     assert!(!s.is_terminal(&after));
     assert_eq!(s.goals(&after), result(50, 50));
 }
+
+/// Seed 5.5: the last defender is taken; with the offensive used the
+/// defender no longer throws, and the attacker's next 6 throws are
+/// counted; after the 6th, nobody having won, the game is drawn.
+#[test]
+fn seed5_survival_six_attacker_throws_then_draw() {
+    let s = base();
+    let p = s.state(&at_start_of_count(&[
+        "unit(sq(5, 2), north)",
+        "unit(sq(0, 9), north)",
+        "unit(sq(9, 9), north)",
+        "unit(sq(5, 1), south)",
+        "left(north, 3)",
+        "left(south, 1)",
+        "defends(south)",
+        "offensive_used",
+        "hits(0)",
+        "control(north)",
+        "thrown(1)",
+    ]));
+    assert_eq!(
+        s.legal(&p, "north"),
+        sorted(&[
+            "move(sq(5, 2), n)",
+            "move(sq(5, 2), ne)",
+            "move(sq(5, 2), e)",
+            "move(sq(5, 2), se)",
+            "move(sq(5, 2), s)",
+            "move(sq(5, 2), sw)",
+            "move(sq(5, 2), w)",
+            "move(sq(5, 2), nw)",
+            "move(sq(0, 9), e)",
+            "move(sq(0, 9), se)",
+            "move(sq(0, 9), s)",
+            "move(sq(9, 9), sw)",
+            "move(sq(9, 9), s)",
+            "move(sq(9, 9), w)",
+        ])
+    );
+    let mut state = s.play(&p, &[("north", "move(sq(5, 2), s)"), ("random", "d6(1)")]);
+    let gone = [
+        "unit(sq(5, 1), north)",
+        "unit(sq(0, 9), north)",
+        "left(north, 3)",
+        "left(south, 0)",
+        "defends(south)",
+        "offensive_used",
+        "hits(0)",
+        "control(north)",
+        "thrown(1)",
+    ];
+    let mut expected = after_one_throw(&gone);
+    expected.push("unit(sq(9, 9), north)".to_string());
+    expected.sort();
+    assert_eq!(s.facts(&state), expected, "the capture is no counted throw");
+    assert!(!s.is_terminal(&state));
+    // Six throws in a row: sq(9, 9) steps south and back.
+    for k in 1..=6 {
+        let mv = if k % 2 == 1 {
+            "move(sq(9, 9), s)"
+        } else {
+            "move(sq(9, 8), n)"
+        };
+        assert_eq!(s.legal(&state, "south"), noop());
+        state = s.play(&state, &[("north", mv), ("random", "d6(1)")]);
+        let facts = s.facts(&state);
+        assert!(facts.contains(&format!("survived({k})")), "{facts:?}");
+        assert!(facts.contains(&"control(north)".to_string()));
+        assert_eq!(s.is_terminal(&state), k == 6, "after throw {k}");
+    }
+    assert_eq!(s.goals(&state), result(50, 50));
+}
+
+/// Seed 5.5: "Defender can throw the dice if their OFFENSIVE move is
+/// remaining": with the offensive unused the defender keeps its turns (its
+/// throws are not counted); with no attacker in the moat it can do nothing
+/// with any value and passes (seed 6.3, notes).
+#[test]
+fn seed5_survival_defender_keeps_turns_while_offensive_unused() {
+    let s = base();
+    let p = s.state(&at_start_of_count(&[
+        "unit(sq(5, 2), north)",
+        "unit(sq(0, 9), north)",
+        "unit(sq(9, 9), north)",
+        "unit(sq(5, 1), south)",
+        "left(north, 3)",
+        "left(south, 1)",
+        "defends(south)",
+        "hits(0)",
+        "control(north)",
+        "thrown(1)",
+    ]));
+    let gone = s.play(&p, &[("north", "move(sq(5, 2), s)"), ("random", "d6(3)")]);
+    let rest = [
+        "unit(sq(5, 1), north)",
+        "unit(sq(0, 9), north)",
+        "unit(sq(9, 9), north)",
+        "left(north, 3)",
+        "left(south, 0)",
+        "defends(south)",
+        "hits(0)",
+    ];
+    let mut expected = rest.to_vec();
+    expected.extend(["control(south)", "thrown(3)"]);
+    assert_eq!(s.facts(&gone), after_one_throw(&expected));
+    assert_eq!(s.legal(&gone, "south"), sorted(&["pass"]));
+    assert_eq!(s.legal(&gone, "north"), noop());
+    let passed = s.play(&gone, &[("south", "pass"), ("random", "d6(5)")]);
+    let mut expected = rest.to_vec();
+    expected.extend(["control(north)", "thrown(5)", "throws_tens(0)", "throws_units(2)"]);
+    assert_eq!(s.facts(&passed), sorted(&expected));
+    let counted = s.play(&passed, &[("north", "move(sq(0, 9), s)"), ("random", "d6(1)")]);
+    let facts = s.facts(&counted);
+    assert!(facts.contains(&"survived(1)".to_string()));
+    assert!(facts.contains(&"control(south)".to_string()));
+}
+
+/// Seed 5.5 with 5.3: a third hit on the attacker's 6th throw wins; the
+/// survival does not turn it into a draw.
+#[test]
+fn seed5_survival_a_hit_on_the_sixth_throw_wins() {
+    let s = base();
+    let p = s.state(&at_start_of_count(&[
+        "unit(sq(1, 1), north)",
+        "unit(sq(0, 9), north)",
+        "unit(sq(9, 9), north)",
+        "left(north, 3)",
+        "left(south, 0)",
+        "defends(south)",
+        "offensive_used",
+        "hits(2)",
+        "survived(5)",
+        "control(north)",
+        "thrown(3)",
+    ]));
+    assert!(!s.is_terminal(&p));
+    let after = s.play(&p, &[("north", "hit(sq(1, 1))"), ("random", "d6(3)")]);
+    let facts = s.facts(&after);
+    assert!(facts.contains(&"survived(6)".to_string()));
+    assert!(facts.contains(&"hits(3)".to_string()));
+    assert!(s.is_terminal(&after));
+    assert_eq!(s.goals(&after), result(100, 0));
+}
+
+// ---------------------------------------------- seed 6: special moves
+
+/// The garrisoning position: north defends with one unit on the NW
+/// garrison corner; south's units fill SW and SE except sq(9, 2), plus
+/// one on sq(8, 8) in the NE garrison.
+fn garrisoning<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec![
+        "unit(sq(0, 0), south)",
+        "unit(sq(1, 0), south)",
+        "unit(sq(2, 0), south)",
+        "unit(sq(0, 1), south)",
+        "unit(sq(1, 1), south)",
+        "unit(sq(0, 2), south)",
+        "unit(sq(7, 0), south)",
+        "unit(sq(8, 0), south)",
+        "unit(sq(9, 0), south)",
+        "unit(sq(8, 1), south)",
+        "unit(sq(9, 1), south)",
+        "unit(sq(8, 8), south)",
+        "left(south, 12)",
+        "left(north, 1)",
+        "defends(north)",
+        "hits(0)",
+        "control(north)",
+    ];
+    v.extend_from_slice(extra);
+    at_start_of_count(&v)
+}
+
+/// Seed 6.1: on a 6 a unit on a garrison cell may go to any empty cell of
+/// another garrison (notes: any colour), instead of moving; not to its own
+/// garrison (sq(1, 9) is empty but in NW), not to an occupied cell
+/// (sq(8, 8)). Once per game: then garrisoned(north) holds.
+#[test]
+fn seed6_garrisoning_on_a_six() {
+    let s = base();
+    let p = s.state(&garrisoning(&["unit(sq(0, 9), north)", "thrown(6)"]));
+    assert_eq!(
+        s.legal(&p, "north"),
+        sorted(&[
+            "move(sq(0, 9), e)",
+            "move(sq(0, 9), s)",
+            "garrison(sq(0, 9), sq(7, 9))",
+            "garrison(sq(0, 9), sq(8, 9))",
+            "garrison(sq(0, 9), sq(9, 9))",
+            "garrison(sq(0, 9), sq(9, 8))",
+            "garrison(sq(0, 9), sq(9, 7))",
+            "garrison(sq(0, 9), sq(9, 2))",
+        ])
+    );
+    let after = s.play(
+        &p,
+        &[("north", "garrison(sq(0, 9), sq(9, 2))"), ("random", "d6(4)")],
+    );
+    let mut expected: Vec<String> = s
+        .facts(&s.state(&garrisoning(&[])))
+        .into_iter()
+        .filter(|f| !f.starts_with("control") && !f.starts_with("throws_units"))
+        .collect();
+    expected.extend(strings(&[
+        "unit(sq(9, 2), north)",
+        "garrisoned(north)",
+        "control(south)",
+        "thrown(4)",
+        "throws_units(1)",
+    ]));
+    expected.sort();
+    assert_eq!(s.facts(&after), expected);
+}
+
+/// Seed 6.1, negative: no garrisoning once used, on another throw than 6,
+/// or from a cell outside the garrisons.
+#[test]
+fn seed6_garrisoning_only_once_only_on_six_only_from_a_garrison() {
+    let s = base();
+    let moves = sorted(&["move(sq(0, 9), e)", "move(sq(0, 9), s)"]);
+    let used = s.state(&garrisoning(&[
+        "unit(sq(0, 9), north)",
+        "thrown(6)",
+        "garrisoned(north)",
+    ]));
+    assert_eq!(s.legal(&used, "north"), moves);
+    let five = s.state(&garrisoning(&["unit(sq(0, 9), north)", "thrown(5)"]));
+    assert_eq!(s.legal(&five, "north"), moves);
+    let outside = s.state(&garrisoning(&["unit(sq(0, 6), north)", "thrown(6)"]));
+    assert_eq!(
+        s.legal(&outside, "north"),
+        sorted(&["move(sq(0, 6), e)", "move(sq(0, 6), se)"])
+    );
+}
+
+/// The offensive position: south defends with two units in its corner;
+/// north attacks with two units in the moat and two outside.
+fn offensive<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec![
+        "unit(sq(0, 0), south)",
+        "unit(sq(1, 0), south)",
+        "unit(sq(9, 9), north)",
+        "unit(sq(9, 8), north)",
+        "left(north, 4)",
+        "defends(south)",
+        "hits(0)",
+    ];
+    v.extend_from_slice(extra);
+    at_start_of_count(&v)
+}
+
+const SOUTH_CORNER_ONES: [&str; 6] = [
+    "move(sq(0, 0), n)",
+    "move(sq(0, 0), ne)",
+    "move(sq(1, 0), n)",
+    "move(sq(1, 0), ne)",
+    "move(sq(1, 0), e)",
+    "move(sq(1, 0), nw)",
+];
+
+/// Seed 6.2: with fewer than 3 defenders and a throw of 1, the defender
+/// may kill one attacker in the moat (its choice), once per game.
+#[test]
+fn seed6_offensive_on_a_one() {
+    let s = base();
+    let moat = ["unit(sq(3, 3), north)", "unit(sq(6, 5), north)"];
+    let mut facts = moat.to_vec();
+    facts.extend(["left(south, 2)", "control(south)", "thrown(1)"]);
+    let p = s.state(&offensive(&facts));
+    let mut expected = SOUTH_CORNER_ONES.to_vec();
+    expected.extend(["offensive(sq(3, 3))", "offensive(sq(6, 5))"]);
+    assert_eq!(s.legal(&p, "south"), sorted(&expected));
+    let after = s.play(&p, &[("south", "offensive(sq(6, 5))"), ("random", "d6(3)")]);
+    assert_eq!(
+        s.facts(&after),
+        after_one_throw(&[
+            "unit(sq(0, 0), south)",
+            "unit(sq(1, 0), south)",
+            "unit(sq(3, 3), north)",
+            "unit(sq(9, 9), north)",
+            "unit(sq(9, 8), north)",
+            "left(north, 3)",
+            "left(south, 2)",
+            "defends(south)",
+            "hits(0)",
+            "offensive_used",
+            "control(north)",
+            "thrown(3)",
+        ])
+    );
+}
+
+/// Seed 6.2, negative: not with 3 defenders, not once used, not on
+/// another throw, not against attackers outside the moat, never for the
+/// attacker (who storms the keep from the moat instead).
+#[test]
+fn seed6_offensive_refused() {
+    let s = base();
+    let moat = ["unit(sq(3, 3), north)", "unit(sq(6, 5), north)"];
+    let with = |extra: &[&'static str]| {
+        let mut v = moat.to_vec();
+        v.extend_from_slice(extra);
+        s.state(&offensive(&v))
+    };
+    let three = with(&[
+        "unit(sq(9, 0), south)",
+        "left(south, 3)",
+        "control(south)",
+        "thrown(1)",
+    ]);
+    let mut expected = SOUTH_CORNER_ONES.to_vec();
+    expected.extend(["move(sq(9, 0), n)", "move(sq(9, 0), nw)", "move(sq(9, 0), w)"]);
+    assert_eq!(s.legal(&three, "south"), sorted(&expected));
+
+    let used = with(&["left(south, 2)", "offensive_used", "control(south)", "thrown(1)"]);
+    assert_eq!(s.legal(&used, "south"), sorted(&SOUTH_CORNER_ONES));
+
+    let two = with(&["left(south, 2)", "control(south)", "thrown(2)"]);
+    assert_eq!(
+        s.legal(&two, "south"),
+        sorted(&[
+            "move(sq(0, 0), n)",
+            "move(sq(0, 0), ne)",
+            "move(sq(1, 0), n)",
+            "move(sq(1, 0), ne)",
+            "move(sq(1, 0), e)",
+        ])
+    );
+
+    let outside = s.state(&offensive(&[
+        "unit(sq(2, 3), north)",
+        "unit(sq(7, 5), north)",
+        "left(south, 2)",
+        "control(south)",
+        "thrown(1)",
+    ]));
+    assert_eq!(s.legal(&outside, "south"), sorted(&SOUTH_CORNER_ONES));
+
+    let attacker = with(&["left(south, 2)", "control(north)", "thrown(1)"]);
+    assert_eq!(
+        s.legal(&attacker, "north"),
+        sorted(&[
+            "hit(sq(3, 3))",
+            "move(sq(3, 3), n)",
+            "move(sq(3, 3), e)",
+            "move(sq(3, 3), se)",
+            "move(sq(3, 3), s)",
+            "move(sq(3, 3), sw)",
+            "move(sq(3, 3), w)",
+            "move(sq(3, 3), nw)",
+            "hit(sq(6, 5))",
+            "move(sq(6, 5), n)",
+            "move(sq(6, 5), ne)",
+            "move(sq(6, 5), e)",
+            "move(sq(6, 5), se)",
+            "move(sq(6, 5), s)",
+            "move(sq(6, 5), nw)",
+            "move(sq(9, 9), sw)",
+            "move(sq(9, 9), w)",
+            "move(sq(9, 8), s)",
+            "move(sq(9, 8), sw)",
+            "move(sq(9, 8), w)",
+            "move(sq(9, 8), nw)",
+        ])
+    );
+}
+
+/// Seed 5.5 with 6.2 and 6.3: the defence has no unit left; its turns
+/// serve the offensive only. A throw other than 1 is a stalemate and is
+/// thrown again (a 1 would allow the offensive); a 1 kills the attacker.
+#[test]
+fn seed6_offensive_with_no_defender_left() {
+    let s = base();
+    let facts = |thrown: &'static str| {
+        at_start_of_count(&[
+            "unit(sq(3, 3), north)",
+            "unit(sq(0, 9), north)",
+            "unit(sq(9, 9), north)",
+            "unit(sq(9, 8), north)",
+            "left(north, 4)",
+            "left(south, 0)",
+            "defends(south)",
+            "hits(0)",
+            "control(south)",
+            thrown,
+        ])
+    };
+    let four = s.state(&facts("thrown(4)"));
+    assert_eq!(s.legal(&four, "south"), sorted(&["rethrow"]));
+    let again = s.play(&four, &[("south", "rethrow"), ("random", "d6(1)")]);
+    let mut expected: Vec<String> = s
+        .facts(&s.state(&facts("thrown(1)")))
+        .into_iter()
+        .filter(|f| f != "throws_units(0)")
+        .collect();
+    expected.push("throws_units(1)".to_string());
+    expected.sort();
+    assert_eq!(s.facts(&again), expected);
+    assert_eq!(s.legal(&again, "south"), sorted(&["offensive(sq(3, 3))"]));
+}
+
+/// Seed 6.3: a throw that allows no action (here 6: every line ends at the
+/// edge or the keep within 6, and no unit stands on a garrison) is thrown
+/// again by the same player; the throw is counted. A throw that allows an
+/// action gives no re-throw.
+#[test]
+fn seed6_stalemate_rethrow() {
+    let s = base();
+    let units = [
+        "unit(sq(4, 0), north)",
+        "unit(sq(5, 0), north)",
+        "unit(sq(4, 9), north)",
+        "unit(sq(9, 5), south)",
+        "left(north, 3)",
+        "left(south, 1)",
+        "defends(south)",
+        "hits(0)",
+        "control(north)",
+    ];
+    let mut six = units.to_vec();
+    six.push("thrown(6)");
+    let p = s.state(&at_start_of_count(&six));
+    assert_eq!(s.legal(&p, "north"), sorted(&["rethrow"]));
+    assert_eq!(s.legal(&p, "south"), noop());
+    assert_eq!(s.chance(&p), d6());
+    let again = s.play(&p, &[("north", "rethrow"), ("random", "d6(4)")]);
+    let mut four = units.to_vec();
+    four.push("thrown(4)");
+    assert_eq!(s.facts(&again), after_one_throw(&four));
+    assert_eq!(
+        s.legal(&again, "north"),
+        sorted(&[
+            "hit(sq(4, 0))",
+            "hit(sq(5, 0))",
+            "hit(sq(4, 9))",
+            "move(sq(4, 0), ne)",
+            "move(sq(4, 0), nw)",
+            "move(sq(4, 0), w)",
+            "move(sq(5, 0), ne)",
+            "move(sq(5, 0), nw)",
+            "move(sq(5, 0), e)",
+            "move(sq(4, 9), se)",
+            "move(sq(4, 9), sw)",
+            "move(sq(4, 9), e)",
+            "move(sq(4, 9), w)",
+        ])
+    );
+}
+
+// ------------------------------------------------------ the throw cap
+
+/// Notes (end): after `cap` throws the game ends in a draw (parameter; two
+/// digits count the throws).
+#[test]
+fn cap_on_throws_ends_in_a_draw() {
+    for (cap, tens) in [("20", "throws_tens(1)"), ("1000", "throws_tens(99)")] {
+        let s = Scenario::open(BASE, &[("cap", cap)]);
+        let p = s.state(&[
+            "unit(sq(7, 2), south)",
+            "unit(sq(0, 9), north)",
+            "unit(sq(1, 9), north)",
+            "unit(sq(2, 9), north)",
+            "left(north, 3)",
+            "left(south, 1)",
+            "defends(south)",
+            "hits(0)",
+            "control(south)",
+            "thrown(2)",
+            tens,
+            "throws_units(9)",
+        ]);
+        assert!(!s.is_terminal(&p), "cap {cap}");
+        let after = s.play(&p, &[("south", "move(sq(7, 2), n)"), ("random", "d6(3)")]);
+        let facts = s.facts(&after);
+        let next_tens = if cap == "20" { "throws_tens(2)" } else { "throws_tens(100)" };
+        assert!(facts.contains(&next_tens.to_string()), "{facts:?}");
+        assert!(facts.contains(&"throws_units(0)".to_string()));
+        assert!(s.is_terminal(&after), "cap {cap}");
+        assert_eq!(s.goals(&after), result(50, 50));
+    }
+}
+
+/// Notes (end, seed 5.5 with 6.3): a stalemate re-throw of the attacker
+/// counts among the six throws the General must survive.
+#[test]
+fn seed6_stalemate_rethrow_counts_for_survival() {
+    let s = base();
+    let p = s.state(&at_start_of_count(&[
+        "unit(sq(4, 0), north)",
+        "unit(sq(5, 0), north)",
+        "unit(sq(4, 9), north)",
+        "left(north, 3)",
+        "left(south, 0)",
+        "defends(south)",
+        "offensive_used",
+        "hits(0)",
+        "survived(2)",
+        "control(north)",
+        "thrown(6)",
+    ]));
+    assert_eq!(s.legal(&p, "north"), sorted(&["rethrow"]));
+    let again = s.play(&p, &[("north", "rethrow"), ("random", "d6(6)")]);
+    let facts = s.facts(&again);
+    assert!(facts.contains(&"survived(3)".to_string()), "{facts:?}");
+    assert!(facts.contains(&"control(north)".to_string()));
+}
