@@ -12,7 +12,6 @@
 
 mod common;
 use common::*;
-use tabula::engine::State;
 
 const BASE: &str = "games/generals.rules";
 const LARGE: &str = "games/variants/generals_12x12.rules";
@@ -123,7 +122,10 @@ fn seed2_toss_choice_and_attacker_opens() {
     let init = s.initial();
     assert_eq!(
         s.chance(&init),
-        vec![("toss(north)".to_string(), 1), ("toss(south)".to_string(), 1)]
+        vec![
+            ("toss(north)".to_string(), 1),
+            ("toss(south)".to_string(), 1)
+        ]
     );
     let tossed = s.play(&init, &[("random", "toss(north)")]);
     let mut expected = start_units();
@@ -509,11 +511,14 @@ fn seed1_hits_needed_is_a_parameter() {
     let after = s.play(&p, &[("south", "hit(sq(1, 1))"), ("random", "d6(2)")]);
     assert!(s.facts(&after).contains(&"hits(3)".to_string()));
     assert!(!s.is_terminal(&after));
-    assert_eq!(s.legal(&after, "north"), sorted(&[
-        "move(sq(0, 9), e)",
-        "move(sq(0, 9), se)",
-        "move(sq(0, 9), s)",
-    ]));
+    assert_eq!(
+        s.legal(&after, "north"),
+        sorted(&[
+            "move(sq(0, 9), e)",
+            "move(sq(0, 9), se)",
+            "move(sq(0, 9), s)",
+        ])
+    );
 }
 
 /// Seed 5.4: the defence wins when fewer attackers are left than hits are
@@ -670,9 +675,17 @@ fn seed5_survival_defender_keeps_turns_while_offensive_unused() {
     assert_eq!(s.legal(&gone, "north"), noop());
     let passed = s.play(&gone, &[("south", "pass"), ("random", "d6(5)")]);
     let mut expected = rest.to_vec();
-    expected.extend(["control(north)", "thrown(5)", "throws_tens(0)", "throws_units(2)"]);
+    expected.extend([
+        "control(north)",
+        "thrown(5)",
+        "throws_tens(0)",
+        "throws_units(2)",
+    ]);
     assert_eq!(s.facts(&passed), sorted(&expected));
-    let counted = s.play(&passed, &[("north", "move(sq(0, 9), s)"), ("random", "d6(1)")]);
+    let counted = s.play(
+        &passed,
+        &[("north", "move(sq(0, 9), s)"), ("random", "d6(1)")],
+    );
     let facts = s.facts(&counted);
     assert!(facts.contains(&"survived(1)".to_string()));
     assert!(facts.contains(&"control(south)".to_string()));
@@ -757,7 +770,10 @@ fn seed6_garrisoning_on_a_six() {
     );
     let after = s.play(
         &p,
-        &[("north", "garrison(sq(0, 9), sq(9, 2))"), ("random", "d6(4)")],
+        &[
+            ("north", "garrison(sq(0, 9), sq(9, 2))"),
+            ("random", "d6(4)"),
+        ],
     );
     let mut expected: Vec<String> = s
         .facts(&s.state(&garrisoning(&[])))
@@ -872,10 +888,19 @@ fn seed6_offensive_refused() {
         "thrown(1)",
     ]);
     let mut expected = SOUTH_CORNER_ONES.to_vec();
-    expected.extend(["move(sq(9, 0), n)", "move(sq(9, 0), nw)", "move(sq(9, 0), w)"]);
+    expected.extend([
+        "move(sq(9, 0), n)",
+        "move(sq(9, 0), nw)",
+        "move(sq(9, 0), w)",
+    ]);
     assert_eq!(s.legal(&three, "south"), sorted(&expected));
 
-    let used = with(&["left(south, 2)", "offensive_used", "control(south)", "thrown(1)"]);
+    let used = with(&[
+        "left(south, 2)",
+        "offensive_used",
+        "control(south)",
+        "thrown(1)",
+    ]);
     assert_eq!(s.legal(&used, "south"), sorted(&SOUTH_CORNER_ONES));
 
     let two = with(&["left(south, 2)", "control(south)", "thrown(2)"]);
@@ -1035,7 +1060,11 @@ fn cap_on_throws_ends_in_a_draw() {
         assert!(!s.is_terminal(&p), "cap {cap}");
         let after = s.play(&p, &[("south", "move(sq(7, 2), n)"), ("random", "d6(3)")]);
         let facts = s.facts(&after);
-        let next_tens = if cap == "20" { "throws_tens(2)" } else { "throws_tens(100)" };
+        let next_tens = if cap == "20" {
+            "throws_tens(2)"
+        } else {
+            "throws_tens(100)"
+        };
         assert!(facts.contains(&next_tens.to_string()), "{facts:?}");
         assert!(facts.contains(&"throws_units(0)".to_string()));
         assert!(s.is_terminal(&after), "cap {cap}");
@@ -1066,4 +1095,468 @@ fn seed6_stalemate_rethrow_counts_for_survival() {
     let facts = s.facts(&again);
     assert!(facts.contains(&"survived(3)".to_string()), "{facts:?}");
     assert!(facts.contains(&"control(north)".to_string()));
+}
+
+// --------------------------------------------- perft, independent count
+
+/// The attacker's actions in the start position for a throw of `n`,
+/// computed here without the rule file: north's 12 units walk each of the
+/// 8 lines over empty cells; the cell at exactly `n` is a move if empty or
+/// a south unit, a hit if it is the keep (the moat is empty).
+fn start_actions_by_hand(n: i64) -> Vec<String> {
+    let [nw, ne, sw, se] = garrisons();
+    let own: Vec<(i64, i64)> = nw.iter().chain(&ne).copied().collect();
+    let enemy: Vec<(i64, i64)> = sw.iter().chain(&se).copied().collect();
+    let keep = |(x, y): (i64, i64)| (4..=5).contains(&x) && (4..=5).contains(&y);
+    let on_board = |(x, y): (i64, i64)| (0..10).contains(&x) && (0..10).contains(&y);
+    let lines = [
+        ("n", 0, 1),
+        ("ne", 1, 1),
+        ("e", 1, 0),
+        ("se", 1, -1),
+        ("s", 0, -1),
+        ("sw", -1, -1),
+        ("w", -1, 0),
+        ("nw", -1, 1),
+    ];
+    let mut out = Vec::new();
+    for &(x, y) in &own {
+        for (name, dx, dy) in lines {
+            let cell = |k: i64| (x + k * dx, y + k * dy);
+            let clear = (1..n).all(|k| {
+                let c = cell(k);
+                on_board(c) && !keep(c) && !own.contains(&c) && !enemy.contains(&c)
+            });
+            let to = cell(n);
+            if !clear || !on_board(to) || own.contains(&to) {
+                continue;
+            }
+            let action = if keep(to) {
+                format!("hit(sq({x}, {y}))")
+            } else {
+                format!("move(sq({x}, {y}), {name})")
+            };
+            if !out.contains(&action) {
+                out.push(action);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Perft counts nature's toss, the winner's choice with the first throw,
+/// and the attacker's first action with the next throw: 2, 2 * 2 * 6 = 24,
+/// then 24 * (the attacker's actions over the six throws) * 6 / 6. The
+/// attacker's actions in the start position equal a count made without
+/// the rule file, throw by throw (56 for each side's two garrisons: 112).
+#[test]
+fn perft_depth_3_matches_an_independent_count() {
+    let s = base();
+    let mut total = 0;
+    for n in 1..=6 {
+        let by_hand = start_actions_by_hand(n);
+        let mut facts = start_units();
+        facts.extend(strings(&[
+            "left(north, 12)",
+            "left(south, 12)",
+            "defends(south)",
+            "hits(0)",
+            "control(north)",
+        ]));
+        facts.push(format!("thrown({n})"));
+        let facts: Vec<&str> = facts.iter().map(String::as_str).collect();
+        let p = s.state(&at_start_of_count(&facts));
+        assert_eq!(s.legal(&p, "north"), by_hand, "throw {n}");
+        total += by_hand.len() as u128;
+    }
+    assert_eq!(total, 112);
+    let leaves: Vec<u128> = tabula::engine::perft::perft(&s.game, 3, |_| {})
+        .expect("perft")
+        .iter()
+        .map(|l| l.leaves)
+        .collect();
+    assert_eq!(leaves, vec![1, 2, 24, 24 * total]);
+}
+
+// ------------------------------------------------------------ variants
+
+/// Statements of a variant file, comments and blank lines removed.
+fn statements(path: &str) -> Vec<String> {
+    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    std::fs::read_to_string(full)
+        .expect("variant file")
+        .lines()
+        .map(|l| l.split('%').next().unwrap_or("").trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// Seed 1: the large arena is 12x12 with 10 units per garrison, made by
+/// the base file's parameter alone: the variant sets `size = 12`.
+#[test]
+fn variant_12x12_is_a_parameter_change() {
+    assert_eq!(
+        statements(LARGE),
+        strings(&[
+            "extends \"../generals.rules\".",
+            "game \"Generals 12x12\".",
+            "param size = 12.",
+        ])
+    );
+    let large = Scenario::open(LARGE, &[]);
+    let by_param = Scenario::open(BASE, &[("size", "12")]);
+    assert_eq!(
+        large.facts(&large.initial()),
+        by_param.facts(&by_param.initial())
+    );
+    // Corner triangles of side 4: 10 units each, 20 per player.
+    let nw = [
+        (0, 11),
+        (1, 11),
+        (2, 11),
+        (3, 11),
+        (0, 10),
+        (1, 10),
+        (2, 10),
+        (0, 9),
+        (1, 9),
+        (0, 8),
+    ];
+    let mut expected = Vec::new();
+    for &(x, y) in &nw {
+        expected.push(format!("unit(sq({x}, {y}), north)"));
+        expected.push(format!("unit(sq({}, {y}), north)", 11 - x));
+        expected.push(format!("unit(sq({x}, {}), south)", 11 - y));
+        expected.push(format!("unit(sq({}, {}), south)", 11 - x, 11 - y));
+    }
+    expected.extend(strings(&[
+        "hits(0)",
+        "left(north, 20)",
+        "left(south, 20)",
+        "toss",
+        "throws_tens(0)",
+        "throws_units(0)",
+    ]));
+    expected.sort();
+    assert_eq!(large.facts(&large.initial()), expected);
+}
+
+/// The 12x12 keep is sq(5..6, 5..6) and its moat the ring sq(4..7, 4..7):
+/// from sq(2, 2) a 3 reaches the keep cell sq(5, 5) over the moat corner.
+#[test]
+fn variant_12x12_keep_and_moat_in_the_centre() {
+    let s = Scenario::open(LARGE, &[]);
+    let p = s.state(&at_start_of_count(&[
+        "unit(sq(2, 2), south)",
+        "unit(sq(11, 0), south)",
+        "unit(sq(10, 0), south)",
+        "unit(sq(0, 11), north)",
+        "left(south, 3)",
+        "left(north, 1)",
+        "defends(north)",
+        "hits(0)",
+        "control(south)",
+        "thrown(3)",
+    ]));
+    assert_eq!(
+        s.legal(&p, "south"),
+        sorted(&[
+            "hit(sq(2, 2))",
+            "move(sq(2, 2), n)",
+            "move(sq(2, 2), e)",
+            "move(sq(11, 0), n)",
+            "move(sq(11, 0), nw)",
+            "move(sq(10, 0), n)",
+            "move(sq(10, 0), nw)",
+            "move(sq(10, 0), w)",
+        ])
+    );
+}
+
+fn teams() -> Scenario {
+    Scenario::open(TEAMS, &[])
+}
+
+fn team_result(north: i64, south: i64) -> Vec<(String, Option<i64>)> {
+    vec![
+        ("nw".to_string(), Some(north)),
+        ("ne".to_string(), Some(north)),
+        ("sw".to_string(), Some(south)),
+        ("se".to_string(), Some(south)),
+        ("random".to_string(), None),
+    ]
+}
+
+/// Variant teams: four players, each on its own garrison with 6 units; the
+/// toss is between the teams, the first player of the winner chooses, and
+/// the attacking team's first player opens.
+#[test]
+fn variant_teams_start_toss_and_choice() {
+    let s = teams();
+    let init = s.initial();
+    let [nw, ne, sw, se] = garrisons();
+    let mut expected = units_on(&nw, "nw");
+    expected.extend(units_on(&ne, "ne"));
+    expected.extend(units_on(&sw, "sw"));
+    expected.extend(units_on(&se, "se"));
+    expected.extend(strings(&[
+        "hits(0)",
+        "left(nw, 6)",
+        "left(ne, 6)",
+        "left(sw, 6)",
+        "left(se, 6)",
+        "toss",
+        "throws_tens(0)",
+        "throws_units(0)",
+    ]));
+    expected.sort();
+    assert_eq!(s.facts(&init), expected);
+    assert_eq!(
+        s.chance(&init),
+        vec![
+            ("toss(north)".to_string(), 1),
+            ("toss(south)".to_string(), 1)
+        ]
+    );
+    let tossed = s.play(&init, &[("random", "toss(north)")]);
+    assert_eq!(
+        s.legal(&tossed, "nw"),
+        sorted(&["choose(attack)", "choose(defence)"])
+    );
+    for p in ["ne", "sw", "se"] {
+        assert_eq!(s.legal(&tossed, p), noop());
+    }
+    let chosen = s.play(&tossed, &[("nw", "choose(defence)"), ("random", "d6(2)")]);
+    let facts = s.facts(&chosen);
+    assert!(facts.contains(&"defends(north)".to_string()));
+    assert!(facts.contains(&"control(sw)".to_string()));
+}
+
+/// Variant teams: turns go nw, sw, ne, se; partners' units are friends (no
+/// landing on sq(3, 6) of ne), enemies are captured (sw on sq(2, 7), se on
+/// sq(2, 5)); a player with no unit left is skipped.
+#[test]
+fn variant_teams_turn_order_partners_and_sitting_out() {
+    let s = teams();
+    let p = s.state(&at_start_of_count(&[
+        "unit(sq(2, 6), nw)",
+        "unit(sq(3, 6), ne)",
+        "unit(sq(9, 9), ne)",
+        "unit(sq(2, 7), sw)",
+        "unit(sq(0, 0), sw)",
+        "unit(sq(2, 5), se)",
+        "unit(sq(9, 0), se)",
+        "left(nw, 1)",
+        "left(ne, 2)",
+        "left(sw, 2)",
+        "left(se, 2)",
+        "defends(north)",
+        "hits(0)",
+        "control(nw)",
+        "thrown(1)",
+    ]));
+    assert_eq!(
+        s.legal(&p, "nw"),
+        sorted(&[
+            "move(sq(2, 6), n)",
+            "move(sq(2, 6), ne)",
+            "move(sq(2, 6), se)",
+            "move(sq(2, 6), s)",
+            "move(sq(2, 6), sw)",
+            "move(sq(2, 6), w)",
+            "move(sq(2, 6), nw)",
+        ])
+    );
+    let after = s.play(&p, &[("nw", "move(sq(2, 6), n)"), ("random", "d6(1)")]);
+    let facts = s.facts(&after);
+    assert!(facts.contains(&"left(sw, 1)".to_string()));
+    assert!(facts.contains(&"control(sw)".to_string()));
+    let after = s.play(&after, &[("sw", "move(sq(0, 0), n)"), ("random", "d6(1)")]);
+    assert!(s.facts(&after).contains(&"control(ne)".to_string()));
+    let after = s.play(&after, &[("ne", "move(sq(9, 9), s)"), ("random", "d6(1)")]);
+    assert!(s.facts(&after).contains(&"control(se)".to_string()));
+    // se loses its last units: ne's next action passes control to nw.
+    let p = s.state(&at_start_of_count(&[
+        "unit(sq(0, 9), nw)",
+        "unit(sq(9, 9), ne)",
+        "unit(sq(0, 0), sw)",
+        "unit(sq(1, 0), sw)",
+        "unit(sq(2, 0), sw)",
+        "left(nw, 1)",
+        "left(ne, 1)",
+        "left(sw, 3)",
+        "left(se, 0)",
+        "defends(north)",
+        "hits(0)",
+        "control(ne)",
+        "thrown(1)",
+    ]));
+    assert_eq!(
+        s.legal(&p, "ne"),
+        sorted(&[
+            "move(sq(9, 9), s)",
+            "move(sq(9, 9), sw)",
+            "move(sq(9, 9), w)"
+        ])
+    );
+    let after = s.play(&p, &[("ne", "move(sq(9, 9), s)"), ("random", "d6(1)")]);
+    assert!(s.facts(&after).contains(&"control(nw)".to_string()));
+    assert!(!s.is_terminal(&after));
+}
+
+/// Variant teams: the defence's win and the offensive count the team's
+/// units: 2 attackers in all (1 + 1) end the game; 2 defenders in all let
+/// either defender use the General's offensive.
+#[test]
+fn variant_teams_count_the_team() {
+    let s = teams();
+    let p = s.state(&at_start_of_count(&[
+        "unit(sq(3, 3), sw)",
+        "unit(sq(9, 0), se)",
+        "unit(sq(0, 9), nw)",
+        "unit(sq(9, 9), ne)",
+        "left(nw, 1)",
+        "left(ne, 1)",
+        "left(sw, 1)",
+        "left(se, 1)",
+        "defends(north)",
+        "hits(0)",
+        "control(ne)",
+        "thrown(1)",
+    ]));
+    assert!(s.is_terminal(&p));
+    assert_eq!(s.goals(&p), team_result(100, 0));
+    let p = s.state(&at_start_of_count(&[
+        "unit(sq(3, 3), sw)",
+        "unit(sq(1, 0), sw)",
+        "unit(sq(9, 0), se)",
+        "unit(sq(0, 9), nw)",
+        "unit(sq(9, 9), ne)",
+        "left(nw, 1)",
+        "left(ne, 1)",
+        "left(sw, 2)",
+        "left(se, 1)",
+        "defends(north)",
+        "hits(0)",
+        "control(ne)",
+        "thrown(1)",
+    ]));
+    assert!(!s.is_terminal(&p));
+    assert_eq!(
+        s.legal(&p, "ne"),
+        sorted(&[
+            "offensive(sq(3, 3))",
+            "move(sq(9, 9), s)",
+            "move(sq(9, 9), sw)",
+            "move(sq(9, 9), w)",
+        ])
+    );
+}
+
+// ------------------------------------------------- front end, sanity
+
+/// `tabula check` reports nothing on the game and its variants.
+#[test]
+fn check_reports_nothing() {
+    check(&["check", BASE, LARGE, TEAMS], "", "", "", 0);
+}
+
+/// `tabula play --agent south=human`: moves that are not legal are refused
+/// with the list of legal moves and asked again; the legal one is played.
+#[test]
+fn bad_input_play_refuses_illegal_move() {
+    let (out, err, code) = run(
+        &[
+            "play",
+            BASE,
+            "--agent",
+            "south=human",
+            "--agent",
+            "north=first",
+            "--seed",
+            "1",
+            "--max-steps",
+            "3",
+        ],
+        "choose(defense)\nchoose(attack)\nmove(sq(0, 0), ne)\nmove(sq(2, 0), n)\n",
+    );
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert_eq!(
+        lines[0],
+        "error: `choose(defense)` is not a legal move of south; legal: choose(attack), choose(defence)"
+    );
+    // The refusal names the first 12 of south's 14 moves with the 5 thrown
+    // (in the engine's order) and says how many more there are.
+    assert_eq!(
+        lines[1],
+        "error: `move(sq(0, 0), ne)` is not a legal move of south; legal: \
+         move(sq(2, 0), n), move(sq(1, 1), e), move(sq(2, 0), ne), move(sq(7, 0), nw), \
+         move(sq(7, 0), n), move(sq(8, 1), w), move(sq(1, 1), n), move(sq(0, 2), e), \
+         move(sq(8, 1), n), move(sq(9, 2), w), move(sq(0, 2), n), move(sq(0, 2), ne), \
+         and 2 more (type `moves`)"
+    );
+    let s = base();
+    let init = s.initial();
+    let tossed = s.play(&init, &[("random", "toss(south)")]);
+    let opened = s.play(&tossed, &[("south", "choose(attack)"), ("random", "d6(5)")]);
+    assert_eq!(
+        s.legal(&opened, "south"),
+        sorted(&[
+            "move(sq(2, 0), n)",
+            "move(sq(1, 1), e)",
+            "move(sq(2, 0), ne)",
+            "move(sq(7, 0), nw)",
+            "move(sq(7, 0), n)",
+            "move(sq(8, 1), w)",
+            "move(sq(1, 1), n)",
+            "move(sq(0, 2), e)",
+            "move(sq(8, 1), n)",
+            "move(sq(9, 2), w)",
+            "move(sq(0, 2), n)",
+            "move(sq(0, 2), ne)",
+            "move(sq(9, 2), n)",
+            "move(sq(9, 2), nw)",
+        ])
+    );
+    assert!(out.contains("2. north=noop south=choose(attack) random=d6(5)\n"));
+    assert!(out.contains("3. north=noop south=move(sq(2, 0), n) random=d6(1)\n"));
+    assert!(out.ends_with("stopped after 3 steps (--max-steps)\n"));
+}
+
+/// Observed toss and die frequencies in seeded random playouts match the
+/// declared ones (1/2 each, 1/6 each) within 1.5 percentage points.
+#[test]
+fn observed_chance_frequencies() {
+    use rand::{RngExt, SeedableRng};
+    let s = base();
+    let game = &s.game;
+    let rnd = game.random_role().unwrap();
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut counts = std::collections::BTreeMap::<String, u64>::new();
+    let mut m = game.machine();
+    for _ in 0..40 {
+        m.set_state(&game.initial());
+        while !m.is_terminal() {
+            let joint: Vec<u32> = (0..game.role_count())
+                .map(|r| {
+                    let l = m.legal(r);
+                    l[rng.random_range(0..l.len())]
+                })
+                .collect();
+            *counts.entry(game.show_move(rnd, joint[rnd])).or_default() += 1;
+            let next = m.next(&joint);
+            m.set_state(&next);
+        }
+    }
+    let tosses = counts["toss(north)"] + counts["toss(south)"];
+    assert_eq!(tosses, 40);
+    let throws: u64 = (1..=6).map(|n| counts[&format!("d6({n})")]).sum();
+    for n in 1..=6 {
+        let observed = counts[&format!("d6({n})")] as f64 / throws as f64;
+        println!("d6({n}): observed {observed:.4} declared 0.1667 ({throws} throws)");
+        assert!((observed - 1.0 / 6.0).abs() < 0.015, "d6({n}): {observed}");
+    }
 }
