@@ -13,6 +13,7 @@
 //! - Replay: the same seed gives the same game.
 //! - Runtime errors come back as values.
 
+mod common;
 mod oracle;
 
 use oracle::{Facts, Oracle, T, View};
@@ -34,9 +35,9 @@ fn own_game(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// The conformance games folder, or `None` to skip (see `common::shared`).
 fn conformance_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/games");
-    dir.is_dir().then_some(dir)
+    common::shared("conformance/games")
 }
 
 /// A KIF game compiled by tabula; panics with the diagnostics if it fails.
@@ -114,8 +115,9 @@ struct Walk {
     playouts: u64,
     max_steps: u32,
     seed: u64,
-    /// Stop comparing after this long (the oracle is slow on big games);
-    /// what is compared is seeded, only how much of it depends on time.
+    /// Start no further playout after this long (the oracle is slow on big
+    /// games); what is compared is seeded, only how much of it depends on
+    /// time, and the first playout is always compared whole.
     budget: Duration,
 }
 
@@ -158,7 +160,9 @@ fn differential(name: &str, text: &str, walk: &Walk) -> usize {
         let mut facts = oracle.initial();
         let mut history: Vec<String> = Vec::new();
         for step in 0..=walk.max_steps {
-            if start.elapsed() > walk.budget {
+            // The first playout always runs to its end: every test compares
+            // at least one whole game, however slow the machine.
+            if p > 0 && start.elapsed() > walk.budget {
                 break 'walks;
             }
             let here = || {
@@ -322,12 +326,12 @@ fn differential_flood_move_dependent_recursion() {
 /// One conformance game: `playouts` seeded walks of at most `max_steps`
 /// joint moves, stopping early once the time budget is spent.
 fn conformance(file: &str, playouts: u64, max_steps: u32) {
-    let Some(dir) = conformance_dir() else { return };
-    let path = dir.join(file);
-    let Ok(text) = std::fs::read_to_string(&path) else {
+    let Some(path) = common::shared(&format!("conformance/games/{file}")) else {
         return;
     };
-    differential(file, &text, &Walk::new(playouts, max_steps));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let compared = differential(file, &text, &Walk::new(playouts, max_steps));
+    assert!(compared > 0, "{file}: no state compared");
 }
 
 macro_rules! conformance_tests {
@@ -483,10 +487,14 @@ fn perft_depth_zero_is_the_start() {
 /// to the deepest depth whose tree has at most 150 nodes below the root.
 #[test]
 fn oracle_perft_matches_conformance_counts() {
-    let Some(dir) = conformance_dir() else { return };
-    let Ok(table) = std::fs::read_to_string(dir.join("../expected.tsv")) else {
+    let (Some(dir), Some(expected)) = (
+        conformance_dir(),
+        common::shared("conformance/expected.tsv"),
+    ) else {
         return;
     };
+    let table = std::fs::read_to_string(&expected)
+        .unwrap_or_else(|e| panic!("{}: {e}", expected.display()));
     let mut rows: BTreeMap<String, Vec<(u128, u64)>> = BTreeMap::new();
     for line in table.lines().skip(1) {
         let f: Vec<&str> = line.split('\t').collect();
@@ -507,9 +515,8 @@ fn oracle_perft_matches_conformance_counts() {
             nodes += counts[depth + 1].0;
             depth += 1;
         }
-        let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
-            continue;
-        };
+        let text = std::fs::read_to_string(dir.join(file))
+            .unwrap_or_else(|e| panic!("{file}, listed in expected.tsv: {e}"));
         let t = Instant::now();
         let oracle = Oracle::from_kif(&text);
         assert_eq!(
