@@ -407,48 +407,46 @@ fn engine_perft(game: &Game, depth: u32) -> Vec<(u128, u64)> {
 
 // ---------------------------------------------------- differential, own
 
+/// One of our own KIF games; each of its playouts ends within the walk's
+/// steps, so each is compared to its end, goals included.
+fn own(file: &str, walk: Walk) {
+    let c = differential_kif(file, &own_game(file), &walk);
+    assert_eq!(c.ends as u64, walk.playouts, "{file}: {c:?}");
+}
+
 #[test]
 fn differential_race_simultaneous() {
-    let n = differential_kif("race.kif", &own_game("race.kif"), &Walk::new(60, 10)).states;
-    assert!(n > 100);
+    own("race.kif", Walk::new(60, 10));
 }
 
 #[test]
 fn differential_nim_alternating_early_end() {
-    differential_kif("nim4.kif", &own_game("nim4.kif"), &Walk::new(60, 10));
+    own("nim4.kif", Walk::new(60, 10));
 }
 
 #[test]
 fn differential_dice_chance_or() {
-    differential_kif("dice.kif", &own_game("dice.kif"), &Walk::new(60, 10));
+    own("dice.kif", Walk::new(60, 10));
 }
 
 #[test]
 fn differential_weighted_chance_state_dependent_weights() {
-    differential_kif(
-        "weighted.kif",
-        &own_game("weighted.kif"),
-        &Walk::new(60, 10),
-    );
+    own("weighted.kif", Walk::new(60, 10));
 }
 
 #[test]
 fn differential_burn_recursion_negation() {
-    differential_kif("burn.kif", &own_game("burn.kif"), &Walk::new(100, 20));
+    own("burn.kif", Walk::new(100, 20));
 }
 
 #[test]
 fn differential_minority_three_simultaneous() {
-    differential_kif(
-        "minority.kif",
-        &own_game("minority.kif"),
-        &Walk::new(100, 10),
-    );
+    own("minority.kif", Walk::new(100, 10));
 }
 
 #[test]
 fn differential_flood_move_dependent_recursion() {
-    differential_kif("flood.kif", &own_game("flood.kif"), &Walk::new(150, 10));
+    own("flood.kif", Walk::new(150, 10));
 }
 
 // -------------------------------------------------- differential, native
@@ -463,18 +461,19 @@ fn differential_rules(path: &str, params: &[(&str, &str)], walk: &Walk) -> Compa
     differential(path, &game, &oracle, walk)
 }
 
+/// Pawn whopping games end within 200 moves: every playout is compared to
+/// its end.
 #[test]
 fn differential_pawn_whopping() {
-    differential_rules("games/pawn_whopping.rules", &[], &Walk::new(5, 200));
+    let c = differential_rules("games/pawn_whopping.rules", &[], &Walk::new(5, 200));
+    assert_eq!(c.ends, 5, "{c:?}");
 }
 
 #[test]
 fn differential_pawn_whopping_6x6() {
-    differential_rules(
-        "games/variants/pawn_whopping_6x6.rules",
-        &[],
-        &Walk::new(10, 200),
-    );
+    let walk = Walk::new(10, 200);
+    let c = differential_rules("games/variants/pawn_whopping_6x6.rules", &[], &walk);
+    assert_eq!(c.ends, 10, "{c:?}");
 }
 
 /// Tablan games last about 430 joint moves: one playout's opening, and
@@ -1093,7 +1092,16 @@ fn non_integer_weight_is_refused_at_load() {
     let text = "(role random) (role p) (init s)
         (legal random (roll 1)) (legal p noop) (weight (roll 1) heavy)
         (<= terminal (true t)) (goal p 0)";
-    assert!(tabula::load::open_str("w.kif", text, Syntax::Kif).is_err());
+    let Err(failed) = tabula::load::open_str("w.kif", text, Syntax::Kif) else {
+        panic!("a weight `heavy` is accepted");
+    };
+    let shown: Vec<String> = failed
+        .diagnostics
+        .iter()
+        .map(|d| tabula::diag::render(d, &failed.sources, "w.kif", false))
+        .collect();
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(shown[0].contains("error[E0202]"), "{}", shown[0]);
 }
 
 /// With one legal chance move of weight 0 the distribution is undefined
