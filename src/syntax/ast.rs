@@ -7,39 +7,9 @@
 //! `true`, `does`, `next`, `init`, `legal`, `goal`, `terminal`, `role` are
 //! ordinary relation names here and get their meaning later.
 
+pub use crate::diag::source::{FileId, Span};
 use indexmap::IndexSet;
 use std::fmt;
-
-/// Index of a source file in a [`crate::syntax::SourceMap`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct FileId(pub u32);
-
-/// A byte range `start..end` of one source file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct Span {
-    pub file: FileId,
-    pub start: u32,
-    pub end: u32,
-}
-
-impl Span {
-    pub fn new(file: FileId, start: usize, end: usize) -> Span {
-        Span {
-            file,
-            start: start as u32,
-            end: end as u32,
-        }
-    }
-
-    /// The smallest span covering both (same file assumed).
-    pub fn to(self, other: Span) -> Span {
-        Span {
-            file: self.file,
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
-    }
-}
 
 /// An interned symbol: a relation, function, constant or variable name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

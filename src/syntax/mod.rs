@@ -8,10 +8,10 @@
 pub mod ast;
 pub mod kif;
 pub mod rules;
-mod source;
+
 
 pub use ast::*;
-pub use source::{SourceFile, SourceMap};
+pub use crate::diag::source::{SourceFile, SourceMap};
 
 use crate::diag::{Diagnostic, codes};
 use std::path::Path;

@@ -9,7 +9,7 @@
 
 use super::super::ast::*;
 use super::parser::{Ex, ExKind, Lit};
-use crate::diag::{Diagnostic, codes};
+use crate::diag::{Code, Diagnostic, codes};
 use indexmap::IndexMap;
 
 /// Most terms one range expression may stand for.
@@ -38,7 +38,7 @@ pub struct Lower<'a> {
 }
 
 impl Lower<'_> {
-    pub fn error(&mut self, code: &'static str, span: Span, message: impl Into<String>) {
+    pub fn error(&mut self, code: Code, span: Span, message: impl Into<String>) {
         self.errors.push(Diagnostic::error(code, span, message));
     }
 
