@@ -8,8 +8,8 @@
 //! the current output (review the diff before committing).
 
 use std::path::{Path, PathBuf};
-use tabula::diag::Code;
 use std::process::Command;
+use tabula::diag::Code;
 
 fn folder() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diagnostics")

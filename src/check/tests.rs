@@ -133,7 +133,10 @@ fn moves_and_fluents_have_their_own_arities() {
 #[test]
 fn undefined_is_a_warning_once_per_relation() {
     let (diags, _) = run("(role x) (<= p (q 1)) (<= r (q 2))", KIF);
-    let undefined: Vec<_> = diags.iter().filter(|d| d.code == codes::UNDEFINED).collect();
+    let undefined: Vec<_> = diags
+        .iter()
+        .filter(|d| d.code == codes::UNDEFINED)
+        .collect();
     assert_eq!(undefined.len(), 1);
     assert_eq!(undefined[0].severity, Severity::Warning);
 }

@@ -79,4 +79,3 @@ impl Diagnostic {
 pub fn has_errors(diags: &[Diagnostic]) -> bool {
     diags.iter().any(Diagnostic::is_error)
 }
-

@@ -115,4 +115,3 @@ fn excerpt(out: &mut String, sources: &SourceMap, span: Span, on: &str, off: &st
         "^".repeat(width)
     );
 }
-

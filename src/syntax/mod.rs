@@ -8,10 +8,10 @@
 pub mod ast;
 pub mod kif;
 pub mod rules;
+pub mod scan;
 
-
-pub use ast::*;
 pub use crate::diag::source::{SourceFile, SourceMap};
+pub use ast::*;
 
 use crate::diag::{Diagnostic, codes};
 use std::path::Path;
@@ -105,88 +105,4 @@ pub fn read_source(path: &Path) -> Result<String, Diagnostic> {
             ),
         )
     })
-}
-
-/// Refuses text nested deeper than `max` before a recursive parser sees it,
-/// so no input can overflow the stack. `pairs` are the bracket kinds;
-/// `comment` starts a comment that runs to the end of the line.
-pub fn guard_nesting(
-    text: &str,
-    file: FileId,
-    max: usize,
-    pairs: &[(char, char)],
-    comment: &str,
-) -> Result<(), Diagnostic> {
-    let mut depth = 0usize;
-    let mut in_comment = false;
-    let mut in_string = false;
-    for (i, c) in text.char_indices() {
-        if in_comment {
-            in_comment = c != '\n';
-            continue;
-        }
-        if in_string {
-            in_string = c != '"' && c != '\n';
-            continue;
-        }
-        if text[i..].starts_with(comment) {
-            in_comment = true;
-        } else if c == '"' {
-            in_string = true;
-        } else if pairs.iter().any(|p| p.0 == c) {
-            depth += 1;
-            if depth > max {
-                return Err(Diagnostic::error(
-                    codes::TOO_DEEP,
-                    Span::new(file, i, i + 1),
-                    format!("nested more than {max} levels deep"),
-                ));
-            }
-        } else if pairs.iter().any(|p| p.1 == c) {
-            depth = depth.saturating_sub(1);
-        }
-    }
-    Ok(())
-}
-
-/// Turns a pest error into a located syntax diagnostic, naming what was
-/// expected in the user's words (`describe` renames grammar rules).
-pub fn pest_diagnostic<R: pest::RuleType>(
-    err: pest::error::Error<R>,
-    file: FileId,
-    describe: impl Fn(&R) -> String,
-) -> Diagnostic {
-    use pest::error::{ErrorVariant, InputLocation};
-    let (start, end) = match err.location {
-        InputLocation::Pos(p) => (p, p + 1),
-        InputLocation::Span((s, e)) => (s, e),
-    };
-    let message = match &err.variant {
-        ErrorVariant::ParsingError {
-            positives,
-            negatives,
-        } => {
-            let mut want: Vec<String> = positives.iter().map(&describe).collect();
-            want.sort();
-            want.dedup();
-            match (want.len(), negatives.is_empty()) {
-                (0, true) => "unexpected input".to_string(),
-                (0, false) => format!(
-                    "unexpected {}",
-                    negatives
-                        .iter()
-                        .map(&describe)
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                ),
-                (1, _) => format!("expected {}", want[0]),
-                _ => {
-                    let last = want.pop().unwrap_or_default();
-                    format!("expected {} or {last}", want.join(", "))
-                }
-            }
-        }
-        ErrorVariant::CustomError { message } => message.clone(),
-    };
-    Diagnostic::error(codes::SYNTAX, Span::new(file, start, end), message)
 }

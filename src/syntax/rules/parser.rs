@@ -10,7 +10,10 @@
 //! stack.
 
 use super::super::ast::{ArithOp, CmpOp, FileId, Span};
-use super::super::{guard_nesting, pest_diagnostic};
+use super::super::scan::{
+    RULES, guard_nesting, pest_diagnostic, section_open, skip_blank, statement_end,
+    unterminated_string,
+};
 use crate::diag::{Diagnostic, codes};
 use pest::Parser;
 use pest::iterators::Pair;
@@ -169,7 +172,7 @@ pub fn parse_file(text: &str, file: FileId) -> (Vec<Stmt>, Vec<Diagnostic>) {
         errors: Vec::new(),
         anon: 0,
     };
-    if let Err(d) = guard_nesting(text, file, MAX_DEPTH, &[('(', ')'), ('{', '}')], "%") {
+    if let Err(d) = guard_nesting(text, file, MAX_DEPTH, &[(b'(', b')'), (b'{', b'}')], RULES) {
         return (Vec::new(), vec![d]);
     }
     // A stack of open sections: (name, name span, start, statements).
@@ -177,12 +180,12 @@ pub fn parse_file(text: &str, file: FileId) -> (Vec<Stmt>, Vec<Diagnostic>) {
     let mut top: Vec<Stmt> = Vec::new();
     let mut pos = 0;
     loop {
-        pos = skip_blank(text, pos);
+        pos = skip_blank(text, pos, RULES);
         if pos >= text.len() || reader.errors.len() >= MAX_ERRORS {
             break;
         }
         let rest = &text[pos..];
-        if let Some((name, name_at, len)) = section_open(rest) {
+        if let Some((name, name_at, len)) = section_open(rest, RULES) {
             if !stack.is_empty() {
                 reader.error(
                     Span::new(file, pos, pos + 7),
@@ -217,7 +220,7 @@ pub fn parse_file(text: &str, file: FileId) -> (Vec<Stmt>, Vec<Diagnostic>) {
         }
         // Parse only up to the statement's end: pest indexes the lines of
         // all the text it is given, which would make a long file quadratic.
-        let rest = &text[pos..statement_end(text, pos).min(text.len())];
+        let rest = &text[pos..statement_end(text, pos, RULES).min(text.len())];
         match RulesParser::parse(Rule::statement, rest) {
             Ok(mut pairs) => {
                 let pair = pairs.next().expect("pest returns the start rule");
@@ -230,13 +233,13 @@ pub fn parse_file(text: &str, file: FileId) -> (Vec<Stmt>, Vec<Diagnostic>) {
                 }
                 pos += len.max(1);
             }
-            Err(_) if unterminated_string(rest).is_some() => {
-                let at = pos + unterminated_string(rest).unwrap_or(0);
+            Err(_) if unterminated_string(rest, RULES).is_some() => {
+                let at = pos + unterminated_string(rest, RULES).unwrap_or(0);
                 reader.error(
                     Span::new(file, at, at + 1),
                     "this string is never closed (a string ends on its line)",
                 );
-                pos = statement_end(text, pos);
+                pos = statement_end(text, pos, RULES);
             }
             Err(e) => {
                 let mut d = pest_diagnostic(e, file, describe);
@@ -246,7 +249,7 @@ pub fn parse_file(text: &str, file: FileId) -> (Vec<Stmt>, Vec<Diagnostic>) {
                     s.end = s.end.min(text.len() as u32).max(s.start);
                 }
                 reader.errors.push(d);
-                pos = statement_end(text, pos);
+                pos = statement_end(text, pos, RULES);
             }
         }
     }
@@ -274,7 +277,7 @@ fn parse_single<T>(
     rule: Rule,
     read: impl FnOnce(&mut Reader, Pair<'_, Rule>) -> T,
 ) -> Result<T, Diagnostic> {
-    guard_nesting(text, file, MAX_DEPTH, &[('(', ')')], "%")?;
+    guard_nesting(text, file, MAX_DEPTH, &[(b'(', b')')], RULES)?;
     let mut pairs =
         RulesParser::parse(rule, text).map_err(|e| pest_diagnostic(e, file, describe))?;
     let mut reader = Reader {
@@ -292,108 +295,6 @@ fn parse_single<T>(
         Some(d) => Err(d),
         None => Ok(value),
     }
-}
-
-/// The offset of a `"` in the statement starting `rest` whose string does
-/// not end on its line.
-fn unterminated_string(rest: &str) -> Option<usize> {
-    let end = statement_end(rest, 0).min(rest.len());
-    let bytes = rest.as_bytes();
-    let mut i = 0;
-    while i < end {
-        match bytes[i] {
-            b'%' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'"' => {
-                let open = i;
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    if bytes[i] == b'\n' {
-                        return Some(open);
-                    }
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                if i >= bytes.len() {
-                    return Some(open);
-                }
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    None
-}
-
-/// Skips spaces and `%` comments.
-fn skip_blank(text: &str, mut pos: usize) -> usize {
-    let bytes = text.as_bytes();
-    while pos < bytes.len() {
-        match bytes[pos] {
-            b' ' | b'\t' | b'\r' | b'\n' | 0x0C => pos += 1,
-            b'%' => {
-                while pos < bytes.len() && bytes[pos] != b'\n' {
-                    pos += 1;
-                }
-            }
-            _ => break,
-        }
-    }
-    pos
-}
-
-/// `section NAME {`: the name, its offset and the length of the opener.
-fn section_open(rest: &str) -> Option<(String, usize, usize)> {
-    let after = rest.strip_prefix("section")?;
-    let b = after.as_bytes();
-    if b.first().is_none_or(|c| !c.is_ascii_whitespace()) {
-        return None;
-    }
-    let name_at = 7 + skip_blank(after, 0);
-    let name_len = rest[name_at..]
-        .bytes()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
-        .count();
-    let name = &rest[name_at..name_at + name_len];
-    if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
-        return None;
-    }
-    let brace = skip_blank(rest, name_at + name_len);
-    if !rest[brace..].starts_with('{') {
-        return None;
-    }
-    Some((name.to_string(), name_at, brace + 1))
-}
-
-/// The offset just after the statement that starts at `pos`: after the next
-/// `.` outside strings and comments that is not part of `..`, or at the next
-/// `}` that closes a section, or at the end.
-fn statement_end(text: &str, pos: usize) -> usize {
-    let bytes = text.as_bytes();
-    let mut i = pos;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
-            b'.' if bytes.get(i + 1) == Some(&b'.') => i += 2,
-            b'.' => return i + 1,
-            b'}' if i > pos => return i,
-            _ => i += 1,
-        }
-    }
-    bytes.len().max(pos + 1)
 }
 
 struct Reader {
