@@ -9,7 +9,6 @@
 
 pub use crate::diag::source::{FileId, Span};
 use indexmap::IndexSet;
-use std::fmt;
 
 /// An interned symbol: a relation, function, constant or variable name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -253,44 +252,4 @@ pub struct Program {
     pub symbols: Symbols,
     pub rules: Vec<Rule>,
     pub meta: Meta,
-}
-
-/// Displays a term in a given syntax.
-pub struct Show<'a, T: ?Sized> {
-    pub item: &'a T,
-    pub symbols: &'a Symbols,
-    pub syntax: Syntax,
-}
-
-impl fmt::Display for Show<'_, Term> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = self.symbols;
-        let sub = |t| Show {
-            item: t,
-            symbols: s,
-            syntax: self.syntax,
-        };
-        match (&self.item.kind, self.syntax) {
-            (TermKind::Var(v), _) | (TermKind::Const(v), _) => f.write_str(s.name(*v)),
-            (TermKind::Int(i), _) => write!(f, "{i}"),
-            (TermKind::App(name, args), Syntax::Kif) => {
-                write!(f, "({}", s.name(*name))?;
-                for a in args {
-                    write!(f, " {}", sub(a))?;
-                }
-                f.write_str(")")
-            }
-            (TermKind::App(name, args), Syntax::Rules) => {
-                write!(f, "{}(", s.name(*name))?;
-                for (i, a) in args.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{}", sub(a))?;
-                }
-                f.write_str(")")
-            }
-            (TermKind::Arith(op, a, b), _) => write!(f, "({} {} {})", sub(a), op.as_str(), sub(b)),
-        }
-    }
 }

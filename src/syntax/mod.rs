@@ -7,11 +7,13 @@
 
 pub mod ast;
 pub mod kif;
+pub mod print;
 pub mod rules;
 pub mod scan;
 
 pub use crate::diag::source::{SourceFile, SourceMap};
 pub use ast::*;
+pub use print::Show;
 
 use crate::diag::{Diagnostic, codes};
 use std::path::Path;

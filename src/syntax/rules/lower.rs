@@ -8,6 +8,7 @@
 //! more than [`MAX_EXPANSION`] terms.
 
 use super::super::ast::*;
+use super::super::print::Show;
 use super::parser::{Ex, ExKind, Lit};
 use crate::diag::{Code, Diagnostic, codes};
 use indexmap::IndexMap;

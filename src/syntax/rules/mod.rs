@@ -17,6 +17,7 @@ mod desugar;
 mod lower;
 mod parser;
 
+pub use super::print::{show_literal, show_rule};
 pub use lower::Value;
 
 use super::ast::*;
@@ -124,58 +125,6 @@ pub fn parse_literal(
         (Some(e), _) => Err(e),
         (None, Some(l)) => Ok(l),
         (None, None) => Err(Diagnostic::global(codes::SYNTAX, "expected a literal")),
-    }
-}
-
-/// Prints a rule in the native syntax (for tests, `--explain` and debugging).
-pub fn show_rule(rule: &Rule, symbols: &Symbols) -> String {
-    let mut s = show_atom(&rule.head, symbols);
-    if !rule.body.is_empty() {
-        s.push_str(" :- ");
-        s.push_str(&show_body(&rule.body, symbols));
-    }
-    s.push('.');
-    s
-}
-
-fn show_term(t: &Term, symbols: &Symbols) -> String {
-    Show {
-        item: t,
-        symbols,
-        syntax: Syntax::Rules,
-    }
-    .to_string()
-}
-
-fn show_atom(a: &Atom, symbols: &Symbols) -> String {
-    let mut s = symbols.name(a.rel).to_string();
-    if !a.args.is_empty() {
-        let args: Vec<String> = a.args.iter().map(|t| show_term(t, symbols)).collect();
-        s = format!("{s}({})", args.join(", "));
-    }
-    s
-}
-
-fn show_body(body: &[Literal], symbols: &Symbols) -> String {
-    let lits: Vec<String> = body.iter().map(|l| show_literal(l, symbols)).collect();
-    lits.join(", ")
-}
-
-/// Prints a literal in the native syntax.
-pub fn show_literal(l: &Literal, symbols: &Symbols) -> String {
-    match l {
-        Literal::Pos(a) => show_atom(a, symbols),
-        Literal::Not(inner, _) => format!("not {}", show_literal(inner, symbols)),
-        Literal::Cmp(op, a, b, _) => format!(
-            "{} {} {}",
-            show_term(a, symbols),
-            op.as_str(),
-            show_term(b, symbols)
-        ),
-        Literal::Or(alts, _) => {
-            let alts: Vec<String> = alts.iter().map(|a| show_body(a, symbols)).collect();
-            format!("({})", alts.join(" ; "))
-        }
     }
 }
 
