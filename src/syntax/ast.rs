@@ -102,20 +102,32 @@ impl CmpOp {
             CmpOp::Ge => ">=",
         }
     }
-
-    /// True for the orderings, which need integers on both sides.
-    pub fn is_ordering(self) -> bool {
-        !matches!(self, CmpOp::Eq | CmpOp::Ne)
-    }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// A term and the place it was written. Two terms are equal (and hash
+/// alike) when they are written alike, wherever they stand: the span is
+/// left out of comparison, so desugaring can key maps and sets by terms.
+#[derive(Clone, Debug)]
 pub struct Term {
     pub kind: TermKind,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+impl PartialEq for Term {
+    fn eq(&self, other: &Term) -> bool {
+        self.kind == other.kind
+    }
+}
+
+impl Eq for Term {}
+
+impl std::hash::Hash for Term {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.kind.hash(state);
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TermKind {
     /// A variable; the parsers give every anonymous `_` a fresh name.
     Var(Sym),

@@ -8,7 +8,6 @@
 //! more than [`MAX_EXPANSION`] terms.
 
 use super::super::ast::*;
-use super::super::print::Show;
 use super::parser::{Ex, ExKind, Lit};
 use crate::diag::{Code, Diagnostic, codes};
 use indexmap::IndexMap;
@@ -282,14 +281,4 @@ pub fn is_ground(t: &Term) -> bool {
         TermKind::Const(_) | TermKind::Int(_) => true,
         TermKind::App(_, args) => args.iter().all(is_ground),
     }
-}
-
-/// A span-free key identifying a ground term (for sets of cells).
-pub fn key(t: &Term, symbols: &Symbols) -> String {
-    Show {
-        item: t,
-        symbols,
-        syntax: Syntax::Rules,
-    }
-    .to_string()
 }
