@@ -2,13 +2,14 @@
 //! compile.
 //!
 //! In: a path (or text), a syntax, parameter overrides. Out: a ready
-//! [`Game`] with any warnings, or every diagnostic that stopped it; in both
-//! cases the [`SourceMap`] the diagnostics point into.
+//! [`Game`] with any warnings, or every diagnostic that stopped it (or the
+//! I/O error that kept the file from being read); in both cases the
+//! [`SourceMap`] the diagnostics point into.
 
 use crate::diag::{Diagnostic, has_errors};
 use crate::engine::Game;
 use crate::ground::Limits;
-use crate::syntax::{self, Overrides, Program, SourceMap, Syntax};
+use crate::syntax::{self, LoadError, Overrides, Program, ReadError, SourceMap, Syntax};
 use std::path::Path;
 
 pub struct Loaded {
@@ -20,6 +21,9 @@ pub struct Loaded {
 pub struct Failed {
     pub sources: SourceMap,
     pub diagnostics: Vec<Diagnostic>,
+    /// Set when the file could not be read at all (then there are no
+    /// diagnostics): an I/O error, not an invalid game.
+    pub unreadable: Option<ReadError>,
 }
 
 /// Opens a game file; `syntax` defaults to the one the extension implies.
@@ -28,9 +32,15 @@ pub fn open(path: &Path, syntax: Option<Syntax>, overrides: &Overrides) -> Resul
     let syntax = syntax.unwrap_or_else(|| syntax::syntax_of(path));
     match syntax::load(&mut sources, path, syntax, overrides) {
         Ok(program) => build(program, sources),
-        Err(diagnostics) => Err(Failed {
+        Err(LoadError::Invalid(diagnostics)) => Err(Failed {
             sources,
             diagnostics,
+            unreadable: None,
+        }),
+        Err(LoadError::Unreadable(e)) => Err(Failed {
+            sources,
+            diagnostics: Vec::new(),
+            unreadable: Some(e),
         }),
     }
 }
@@ -43,6 +53,7 @@ pub fn open_str(name: &str, text: &str, syntax: Syntax) -> Result<Loaded, Failed
         Err(diagnostics) => Err(Failed {
             sources,
             diagnostics,
+            unreadable: None,
         }),
     }
 }
@@ -54,6 +65,7 @@ pub fn build(program: Program, sources: SourceMap) -> Result<Loaded, Failed> {
         return Err(Failed {
             sources,
             diagnostics,
+            unreadable: None,
         });
     }
     match Game::new(&program, &Limits::default()) {
@@ -67,6 +79,7 @@ pub fn build(program: Program, sources: SourceMap) -> Result<Loaded, Failed> {
             Err(Failed {
                 sources,
                 diagnostics,
+                unreadable: None,
             })
         }
     }

@@ -10,7 +10,7 @@ use crate::check::{Summary, analyse};
 use crate::diag::{self, Diagnostic};
 use crate::engine::Game;
 use crate::ground::Limits;
-use crate::syntax::{self, Overrides, Program, SourceMap, Syntax};
+use crate::syntax::{self, LoadError, Overrides, Program, SourceMap, Syntax};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -71,22 +71,9 @@ fn check_file(
     explain: bool,
     color: bool,
 ) -> i32 {
-    // A file that cannot be opened is an I/O error (exit 2), not an invalid
-    // game; the loader reports anything past opening as a diagnostic.
-    let openable = std::fs::metadata(path).and_then(|m| {
-        if m.is_dir() {
-            Err(std::io::Error::other("is a directory"))
-        } else {
-            std::fs::File::open(path).map(drop)
-        }
-    });
-    if let Err(e) = openable {
-        errln!("tabula check: cannot read {}: {e}", path.display());
-        return EXIT_USAGE;
-    }
     let mut sources = SourceMap::default();
-    let program = syntax::load(&mut sources, path, syntax, overrides);
-    let (program, diagnostics, omitted) = match program {
+    let (program, diagnostics, omitted) = match syntax::load(&mut sources, path, syntax, overrides)
+    {
         Ok(program) => {
             let analysis = analyse(&program);
             let omitted = analysis.omitted;
@@ -96,7 +83,13 @@ fn check_file(
                 omitted,
             )
         }
-        Err(diagnostics) => (None, diagnostics, 0),
+        Err(LoadError::Invalid(diagnostics)) => (None, diagnostics, 0),
+        // A file that cannot be read is an I/O error (exit 2), not an
+        // invalid game.
+        Err(LoadError::Unreadable(e)) => {
+            errln!("tabula check: {e}");
+            return EXIT_USAGE;
+        }
     };
     report(&diagnostics, omitted, &sources, path, color);
     if diag::has_errors(&diagnostics) {

@@ -173,6 +173,10 @@ pub fn open_game(args: &GameArgs) -> Result<crate::load::Loaded, i32> {
             Ok(loaded)
         }
         Err(failed) => {
+            if let Some(e) = failed.unreadable {
+                errln!("error: {e}");
+                return Err(EXIT_USAGE);
+            }
             print_diagnostics(&failed.diagnostics, &failed.sources, &args.file);
             Err(EXIT_INVALID)
         }

@@ -97,6 +97,9 @@ impl Session {
         match crate::load::open(&origin.path, origin.syntax, &origin.params) {
             Ok(loaded) => Ok(Session::new(loaded.game, origin, seed)),
             Err(failed) => {
+                if let Some(e) = failed.unreadable {
+                    return Err(e.to_string());
+                }
                 let path = origin.path.display().to_string();
                 Err(failed
                     .diagnostics

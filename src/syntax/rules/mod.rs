@@ -31,17 +31,6 @@ use std::path::{Path, PathBuf};
 /// Longest chain of `extends`.
 pub const MAX_EXTENDS: usize = 32;
 
-/// Reads a `.rules` file, the files it extends, and applies `overrides`.
-pub fn load(
-    sources: &mut SourceMap,
-    path: &Path,
-    overrides: &Overrides,
-) -> Result<Program, Vec<Diagnostic>> {
-    let text = super::read_source(path).map_err(|d| vec![d])?;
-    let file = sources.add(path.display().to_string(), text);
-    parse_program(sources, file, overrides)
-}
-
 /// Reads a program already in `sources`. An `extends` path is taken
 /// relative to the folder of the file's path (the current folder for a bare
 /// name).
@@ -187,8 +176,8 @@ fn collect(
     }
     let text = match super::read_source(&target) {
         Ok(t) => t,
-        Err(d) => {
-            errors.push(Diagnostic::error(codes::EXTENDS, span, d.message));
+        Err(e) => {
+            errors.push(Diagnostic::error(codes::EXTENDS, span, e.to_string()));
             return own;
         }
     };
