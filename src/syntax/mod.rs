@@ -1,9 +1,12 @@
 //! From text to the core AST.
 //!
 //! In: a path or a text and a [`Syntax`]. Out: a [`Program`] and the
-//! [`SourceMap`] its spans point into, or every syntax error found.
+//! [`SourceMap`] its spans point into, or every syntax error found (or, for
+//! a file that cannot be read at all, a [`ReadError`]).
 //! `kif` reads standard GDL, `rules` the native language (which desugars its
-//! declarations into plain rules here, so nothing downstream sees them).
+//! declarations into plain rules here, so nothing downstream sees them);
+//! `scan` holds what both readers share (hand scanners, pest errors), and
+//! `print` the one printer of terms in either syntax.
 
 pub mod ast;
 pub mod kif;
