@@ -173,7 +173,7 @@ impl Desugar<'_> {
 fn bind(pat: &Term, val: &Term, s: &mut Vec<(Sym, Term)>) -> bool {
     match (&pat.kind, &val.kind) {
         (TermKind::Var(v), _) => match s.iter().find(|(w, _)| w == v) {
-            Some((_, t)) => t.kind == val.kind,
+            Some((_, t)) => t == val,
             None => {
                 s.push((*v, val.clone()));
                 true
@@ -183,6 +183,7 @@ fn bind(pat: &Term, val: &Term, s: &mut Vec<(Sym, Term)>) -> bool {
     }
 }
 
+/// `t` with the variables bound in `s` replaced (keeping `t`'s spans).
 fn subst(t: &Term, s: &[(Sym, Term)]) -> Term {
     match &t.kind {
         TermKind::Var(v) => match s.iter().find(|(w, _)| w == v) {
