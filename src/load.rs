@@ -4,14 +4,15 @@
 //! In: a path (or text), a syntax, parameter overrides. Out: a ready
 //! [`Game`] with any warnings and the checks' [`Summary`], or every
 //! diagnostic that stopped it; in both cases the [`SourceMap`] the
-//! diagnostics point into and how many diagnostics the checks left out.
-//! Every command of the CLI, the REPL and the tests open games here.
+//! diagnostics point into and how many diagnostics the checks left out (or
+//! the I/O error that kept the file from being read). Every command of the
+//! CLI, the REPL and the tests open games here.
 
 use crate::check::{Summary, analyse};
 use crate::diag::{Diagnostic, has_errors};
 use crate::engine::Game;
 use crate::ground::Limits;
-use crate::syntax::{self, Overrides, Program, SourceMap, Syntax};
+use crate::syntax::{self, LoadError, Overrides, Program, ReadError, SourceMap, Syntax};
 use std::path::Path;
 
 pub struct Loaded {
@@ -29,6 +30,9 @@ pub struct Failed {
     pub diagnostics: Vec<Diagnostic>,
     /// Diagnostics found beyond the checks' limit per code and not kept.
     pub omitted: usize,
+    /// Set when the file could not be read at all (then there are no
+    /// diagnostics): an I/O error, not an invalid game.
+    pub unreadable: Option<ReadError>,
 }
 
 /// Opens a game file; `syntax` defaults to the one the extension implies.
@@ -37,10 +41,17 @@ pub fn open(path: &Path, syntax: Option<Syntax>, overrides: &Overrides) -> Resul
     let syntax = syntax.unwrap_or_else(|| syntax::syntax_of(path));
     match syntax::load(&mut sources, path, syntax, overrides) {
         Ok(program) => build(program, sources),
-        Err(diagnostics) => Err(Failed {
+        Err(LoadError::Invalid(diagnostics)) => Err(Failed {
             sources,
             diagnostics,
             omitted: 0,
+            unreadable: None,
+        }),
+        Err(LoadError::Unreadable(e)) => Err(Failed {
+            sources,
+            diagnostics: Vec::new(),
+            omitted: 0,
+            unreadable: Some(e),
         }),
     }
 }
@@ -54,6 +65,7 @@ pub fn open_str(name: &str, text: &str, syntax: Syntax) -> Result<Loaded, Failed
             sources,
             diagnostics,
             omitted: 0,
+            unreadable: None,
         }),
     }
 }
@@ -67,6 +79,7 @@ pub fn build(program: Program, sources: SourceMap) -> Result<Loaded, Failed> {
             sources,
             diagnostics,
             omitted,
+            unreadable: None,
         });
     }
     // The checks passed: grounding and compiling find what only they can (an
@@ -85,6 +98,7 @@ pub fn build(program: Program, sources: SourceMap) -> Result<Loaded, Failed> {
                 sources,
                 diagnostics,
                 omitted,
+                unreadable: None,
             })
         }
     }

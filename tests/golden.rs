@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tabula::diag::Code;
 
 fn folder() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diagnostics")
@@ -132,4 +133,36 @@ fn documented_codes(docs: &str) -> Vec<String> {
         .filter(|c| c.len() == 5 && c[1..].chars().all(|d| d.is_ascii_digit()))
         .map(str::to_string)
         .collect()
+}
+
+/// `docs/ERRORS.md` has one section per [`Code`], headed `## CODE meaning`,
+/// that shows the smallest input in a code block; and every code the docs
+/// name is a variant of the enum.
+#[test]
+fn every_code_of_the_enum_is_documented_with_its_smallest_input() {
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ERRORS.md"))
+            .expect("docs/ERRORS.md exists");
+    let mut problems = Vec::new();
+    for code in Code::ALL {
+        let heading = format!("## {} {}", code.as_str(), code.meaning());
+        let Some(at) = docs.lines().position(|l| l.starts_with(&heading)) else {
+            problems.push(format!("no section `{heading}`"));
+            continue;
+        };
+        let section: Vec<&str> = docs
+            .lines()
+            .skip(at + 1)
+            .take_while(|l| !l.starts_with("## "))
+            .collect();
+        if !section.iter().any(|l| l.starts_with("```")) {
+            problems.push(format!("{code}: no example input under `{heading}`"));
+        }
+    }
+    for documented in documented_codes(&docs) {
+        if !Code::ALL.iter().any(|c| c.as_str() == documented) {
+            problems.push(format!("{documented} is documented but not a `Code`"));
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
 }

@@ -443,7 +443,11 @@ fn temp_dir(name: &str) -> PathBuf {
 
 fn load(path: &Path) -> Result<Program, (SourceMap, Vec<Diagnostic>)> {
     let mut sources = SourceMap::default();
-    rules::load(&mut sources, path, &vec![]).map_err(|e| (sources, e))
+    match syntax::load(&mut sources, path, Syntax::Rules, &vec![]) {
+        Ok(p) => Ok(p),
+        Err(syntax::LoadError::Invalid(e)) => Err((sources, e)),
+        Err(unreadable) => panic!("{unreadable}"),
+    }
 }
 
 #[test]

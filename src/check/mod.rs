@@ -57,7 +57,7 @@ struct Sink {
 
 impl Sink {
     fn push(&mut self, d: Diagnostic) {
-        let n = self.per_code.entry(d.code).or_default();
+        let n = self.per_code.entry(d.code.as_str()).or_default();
         if *n < MAX_PER_CODE {
             *n += 1;
             self.diagnostics.push(d);

@@ -2,7 +2,7 @@
 //! the strata they compute.
 
 use super::analyse;
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity, codes};
 use crate::syntax::{SourceMap, Syntax, parse_str};
 
 fn run(text: &str, syntax: Syntax) -> (Vec<Diagnostic>, Vec<Vec<String>>) {
@@ -32,7 +32,7 @@ fn errors(text: &str, syntax: Syntax) -> Vec<&'static str> {
         .0
         .iter()
         .filter(|d| d.severity == Severity::Error)
-        .map(|d| d.code)
+        .map(|d| d.code.as_str())
         .collect()
 }
 
@@ -133,7 +133,10 @@ fn moves_and_fluents_have_their_own_arities() {
 #[test]
 fn undefined_is_a_warning_once_per_relation() {
     let (diags, _) = run("(role x) (<= p (q 1)) (<= r (q 2))", KIF);
-    let undefined: Vec<_> = diags.iter().filter(|d| d.code == "W0001").collect();
+    let undefined: Vec<_> = diags
+        .iter()
+        .filter(|d| d.code == codes::UNDEFINED)
+        .collect();
     assert_eq!(undefined.len(), 1);
     assert_eq!(undefined[0].severity, Severity::Warning);
 }

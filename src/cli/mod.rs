@@ -190,36 +190,19 @@ fn print_diagnostics(diags: &[Diagnostic], omitted: usize, sources: &SourceMap, 
     err!("{text}");
 }
 
-/// A file that cannot be opened is an I/O error (exit 2), not an invalid
-/// game; the loader reports anything past opening as a diagnostic.
-fn readable(path: &Path) -> Result<(), i32> {
-    let openable = std::fs::metadata(path).and_then(|m| {
-        if m.is_dir() {
-            Err(std::io::Error::other("is a directory"))
-        } else {
-            std::fs::File::open(path).map(drop)
-        }
-    });
-    openable.map_err(|e| {
-        let why = match e.kind() {
-            std::io::ErrorKind::NotFound => "no such file".to_string(),
-            _ => e.to_string(),
-        };
-        errln!("error: cannot read {}: {why}", path.display());
-        EXIT_USAGE
-    })
-}
-
 /// Opens a game file the way every command does, printing its diagnostics
 /// (warnings too); on failure returns the exit code to use.
 fn open_file(path: &Path, options: &GameOptions, overrides: &Overrides) -> Result<Loaded, i32> {
-    readable(path)?;
     match crate::load::open(path, options.syntax(), overrides) {
         Ok(loaded) => {
             print_diagnostics(&loaded.warnings, loaded.omitted, &loaded.sources, path);
             Ok(loaded)
         }
         Err(failed) => {
+            if let Some(e) = failed.unreadable {
+                errln!("error: {e}");
+                return Err(EXIT_USAGE);
+            }
             print_diagnostics(&failed.diagnostics, failed.omitted, &failed.sources, path);
             Err(EXIT_INVALID)
         }

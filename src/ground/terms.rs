@@ -5,9 +5,9 @@
 //! interned before the term itself, so ids grow with nesting; the depth of
 //! every term is kept to stop runaway nesting during grounding.
 
-use crate::syntax::{Sym, Symbols, Syntax, Term, TermKind};
+use crate::syntax::print::{Shape, TermView};
+use crate::syntax::{Show, Sym, Symbols, Syntax, Term, TermKind};
 use rustc_hash::FxHashMap;
-use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TermId(pub u32);
@@ -127,47 +127,42 @@ impl TermTable {
 
     /// A printable view of a term in the given syntax.
     pub fn show<'a>(&'a self, id: TermId, symbols: &'a Symbols, syntax: Syntax) -> ShowTerm<'a> {
-        ShowTerm {
-            table: self,
-            id,
+        Show {
+            item: self.view(id),
             symbols,
             syntax,
         }
     }
+
+    /// A handle on a term for the printer ([`crate::syntax::print`]).
+    pub fn view(&self, id: TermId) -> TermRef<'_> {
+        TermRef { table: self, id }
+    }
 }
 
-pub struct ShowTerm<'a> {
+/// A ground term printed in a syntax.
+pub type ShowTerm<'a> = Show<'a, TermRef<'a>>;
+
+/// A term of a [`TermTable`], as the printer sees it.
+#[derive(Clone, Copy)]
+pub struct TermRef<'a> {
     table: &'a TermTable,
     id: TermId,
-    symbols: &'a Symbols,
-    syntax: Syntax,
 }
 
-impl fmt::Display for ShowTerm<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sub = |id| ShowTerm { id, ..*self };
+impl TermView for TermRef<'_> {
+    fn shape(self) -> Shape<Self> {
         match self.table.term(self.id) {
-            GTerm::Sym(s) => f.write_str(self.symbols.name(*s)),
-            GTerm::Int(i) => write!(f, "{i}"),
-            GTerm::App(name, args) => match self.syntax {
-                Syntax::Kif => {
-                    write!(f, "({}", self.symbols.name(*name))?;
-                    for a in args.iter() {
-                        write!(f, " {}", sub(*a))?;
-                    }
-                    f.write_str(")")
-                }
-                Syntax::Rules => {
-                    write!(f, "{}(", self.symbols.name(*name))?;
-                    for (i, a) in args.iter().enumerate() {
-                        if i > 0 {
-                            f.write_str(", ")?;
-                        }
-                        write!(f, "{}", sub(*a))?;
-                    }
-                    f.write_str(")")
-                }
-            },
+            GTerm::Sym(s) => Shape::Const(*s),
+            GTerm::Int(i) => Shape::Int(*i),
+            GTerm::App(f, args) => Shape::App(*f, args.len()),
+        }
+    }
+
+    fn arg(self, i: usize) -> Self {
+        match self.table.term(self.id) {
+            GTerm::App(_, args) => self.table.view(args[i]),
+            _ => self,
         }
     }
 }

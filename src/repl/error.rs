@@ -86,8 +86,9 @@ impl CommandError {
 /// Why a game could not be opened.
 #[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
 pub enum OpenError {
-    #[error("cannot read {}: no such file", .0.display())]
-    NoSuchFile(PathBuf),
+    /// The file cannot be read: missing, a directory, no permission.
+    #[error("{0}")]
+    Unreadable(String),
     /// The game file is invalid; its diagnostics, rendered without colour.
     #[error("{0}")]
     Invalid(String),

@@ -92,12 +92,12 @@ impl Session {
 
     /// Opens a game file; an invalid one gives its rendered diagnostics.
     pub fn open(origin: Origin, seed: u64) -> Result<Session, OpenError> {
-        if !origin.path.is_file() {
-            return Err(OpenError::NoSuchFile(origin.path));
-        }
         match crate::load::open(&origin.path, origin.syntax, &origin.params) {
             Ok(loaded) => Ok(Session::new(loaded.game, origin, seed)),
             Err(failed) => {
+                if let Some(e) = failed.unreadable {
+                    return Err(OpenError::Unreadable(e.to_string()));
+                }
                 let path = origin.path.display().to_string();
                 let text: String = failed
                     .diagnostics

@@ -7,39 +7,8 @@
 //! `true`, `does`, `next`, `init`, `legal`, `goal`, `terminal`, `role` are
 //! ordinary relation names here and get their meaning later.
 
+pub use crate::diag::source::{FileId, Span};
 use indexmap::IndexSet;
-use std::fmt;
-
-/// Index of a source file in a [`crate::syntax::SourceMap`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct FileId(pub u32);
-
-/// A byte range `start..end` of one source file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct Span {
-    pub file: FileId,
-    pub start: u32,
-    pub end: u32,
-}
-
-impl Span {
-    pub fn new(file: FileId, start: usize, end: usize) -> Span {
-        Span {
-            file,
-            start: start as u32,
-            end: end as u32,
-        }
-    }
-
-    /// The smallest span covering both (same file assumed).
-    pub fn to(self, other: Span) -> Span {
-        Span {
-            file: self.file,
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
-    }
-}
 
 /// An interned symbol: a relation, function, constant or variable name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -133,20 +102,32 @@ impl CmpOp {
             CmpOp::Ge => ">=",
         }
     }
-
-    /// True for the orderings, which need integers on both sides.
-    pub fn is_ordering(self) -> bool {
-        !matches!(self, CmpOp::Eq | CmpOp::Ne)
-    }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// A term and the place it was written. Two terms are equal (and hash
+/// alike) when they are written alike, wherever they stand: the span is
+/// left out of comparison, so desugaring can key maps and sets by terms.
+#[derive(Clone, Debug)]
 pub struct Term {
     pub kind: TermKind,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+impl PartialEq for Term {
+    fn eq(&self, other: &Term) -> bool {
+        self.kind == other.kind
+    }
+}
+
+impl Eq for Term {}
+
+impl std::hash::Hash for Term {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.kind.hash(state);
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TermKind {
     /// A variable; the parsers give every anonymous `_` a fresh name.
     Var(Sym),
@@ -283,44 +264,4 @@ pub struct Program {
     pub symbols: Symbols,
     pub rules: Vec<Rule>,
     pub meta: Meta,
-}
-
-/// Displays a term in a given syntax.
-pub struct Show<'a, T: ?Sized> {
-    pub item: &'a T,
-    pub symbols: &'a Symbols,
-    pub syntax: Syntax,
-}
-
-impl fmt::Display for Show<'_, Term> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = self.symbols;
-        let sub = |t| Show {
-            item: t,
-            symbols: s,
-            syntax: self.syntax,
-        };
-        match (&self.item.kind, self.syntax) {
-            (TermKind::Var(v), _) | (TermKind::Const(v), _) => f.write_str(s.name(*v)),
-            (TermKind::Int(i), _) => write!(f, "{i}"),
-            (TermKind::App(name, args), Syntax::Kif) => {
-                write!(f, "({}", s.name(*name))?;
-                for a in args {
-                    write!(f, " {}", sub(a))?;
-                }
-                f.write_str(")")
-            }
-            (TermKind::App(name, args), Syntax::Rules) => {
-                write!(f, "{}(", s.name(*name))?;
-                for (i, a) in args.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{}", sub(a))?;
-                }
-                f.write_str(")")
-            }
-            (TermKind::Arith(op, a, b), _) => write!(f, "({} {} {})", sub(a), op.as_str(), sub(b)),
-        }
-    }
 }

@@ -4,8 +4,9 @@
 //! Holds: symbols are lower-cased, as GGP systems treat KIF case-insensitively;
 //! numbers stay constants (GDL has no arithmetic); `distinct` becomes `Ne`.
 
+use super::SourceMap;
 use super::ast::*;
-use super::{SourceMap, guard_nesting, pest_diagnostic};
+use super::scan::{self, guard_nesting, pest_diagnostic, unbalanced};
 use crate::diag::{Diagnostic, codes};
 use pest::Parser;
 use pest::iterators::Pair;
@@ -53,9 +54,9 @@ fn describe(rule: &Rule) -> String {
 
 fn parse_sx(sources: &SourceMap, file: FileId, rule: Rule) -> Result<Vec<Sx>, Diagnostic> {
     let text = &sources.file(file).text;
-    guard_nesting(text, file, MAX_DEPTH, &[('(', ')')], ";")?;
+    guard_nesting(text, file, MAX_DEPTH, &[(b'(', b')')], scan::KIF)?;
     let pairs = KifParser::parse(rule, text).map_err(|e| {
-        unbalanced(text, file).unwrap_or_else(|| pest_diagnostic(e, file, describe))
+        unbalanced(text, file, scan::KIF).unwrap_or_else(|| pest_diagnostic(e, file, describe))
     })?;
     let top = pairs
         .into_iter()
@@ -66,36 +67,6 @@ fn parse_sx(sources: &SourceMap, file: FileId, rule: Rule) -> Result<Vec<Sx>, Di
         .filter(|p| p.as_rule() != Rule::EOI)
         .map(|p| to_sx(p, file))
         .collect())
-}
-
-/// The clearer message for the commonest syntax error: a `(` never closed
-/// (pointing at it) or a `)` that closes nothing.
-fn unbalanced(text: &str, file: FileId) -> Option<Diagnostic> {
-    let mut open: Vec<usize> = Vec::new();
-    let mut in_comment = false;
-    for (i, c) in text.char_indices() {
-        match c {
-            '\n' => in_comment = false,
-            _ if in_comment => {}
-            ';' => in_comment = true,
-            '(' => open.push(i),
-            ')' if open.pop().is_none() => {
-                return Some(Diagnostic::error(
-                    codes::SYNTAX,
-                    Span::new(file, i, i + 1),
-                    "this `)` closes no `(`",
-                ));
-            }
-            _ => {}
-        }
-    }
-    open.pop().map(|i| {
-        Diagnostic::error(
-            codes::SYNTAX,
-            Span::new(file, i, i + 1),
-            "this `(` is never closed (expected `)` before the end of the text)",
-        )
-    })
 }
 
 /// Reads a whole KIF file into a program.

@@ -1,20 +1,25 @@
 //! From text to the core AST.
 //!
 //! In: a path or a text and a [`Syntax`]. Out: a [`Program`] and the
-//! [`SourceMap`] its spans point into, or every syntax error found.
+//! [`SourceMap`] its spans point into, or every syntax error found (or, for
+//! a file that cannot be read at all, a [`ReadError`]).
 //! `kif` reads standard GDL, `rules` the native language (which desugars its
-//! declarations into plain rules here, so nothing downstream sees them).
+//! declarations into plain rules here, so nothing downstream sees them);
+//! `scan` holds what both readers share (hand scanners, pest errors), and
+//! `print` the one printer of terms in either syntax.
 
 pub mod ast;
 pub mod kif;
+pub mod print;
 pub mod rules;
-mod source;
+pub mod scan;
 
+pub use crate::diag::source::{SourceFile, SourceMap};
 pub use ast::*;
-pub use source::{SourceFile, SourceMap};
+pub use print::Show;
 
 use crate::diag::{Diagnostic, codes};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The syntax a path's extension implies: `.kif` and `.gdl` are KIF,
 /// everything else the native language.
@@ -28,23 +33,55 @@ pub fn syntax_of(path: &Path) -> Syntax {
 /// Parameter values given from outside (e.g. `--param size=6`).
 pub type Overrides = Vec<(String, String)>;
 
+/// A game file that cannot be read at all: missing, a directory, no
+/// permission. An I/O error, not an invalid game (exit code 2, not 1).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {}: {}", path.display(), reason(source))]
+pub struct ReadError {
+    pub path: PathBuf,
+    pub source: std::io::Error,
+}
+
+/// The I/O error in a user's words: "no such file", "is a directory".
+fn reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::IsADirectory => "is a directory".to_string(),
+        _ => e.to_string(),
+    }
+}
+
+/// Why [`load`] gives no program.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error(transparent)]
+    Unreadable(#[from] ReadError),
+    /// The file was read and is not a valid game (not UTF-8, does not
+    /// parse, a bad declaration...): every diagnostic found.
+    #[error("the game has {} errors", .0.len())]
+    Invalid(Vec<Diagnostic>),
+}
+
 /// Reads a game file (and, for the native syntax, the files it extends).
-/// I/O errors on the main file are returned as `Err(None)`-free diagnostics
-/// without a span, so callers render every failure the same way.
 pub fn load(
     sources: &mut SourceMap,
     path: &Path,
     syntax: Syntax,
     overrides: &Overrides,
-) -> Result<Program, Vec<Diagnostic>> {
+) -> Result<Program, LoadError> {
+    let text = read_source(path).map_err(|e| match e {
+        SourceError::Unreadable(e) => LoadError::Unreadable(e),
+        not_text => LoadError::Invalid(vec![Diagnostic::global(
+            codes::SYNTAX,
+            not_text.to_string(),
+        )]),
+    })?;
+    let file = sources.add(path.display().to_string(), text);
     match syntax {
-        Syntax::Kif => {
-            let text = read_source(path).map_err(|d| vec![d])?;
-            let file = sources.add(path.display().to_string(), text);
-            kif::parse_program(sources, file)
-        }
-        Syntax::Rules => rules::load(sources, path, overrides),
+        Syntax::Kif => kif::parse_program(sources, file),
+        Syntax::Rules => rules::parse_program(sources, file, overrides),
     }
+    .map_err(LoadError::Invalid)
 }
 
 /// Parses a program held in memory (tests, REPL).
@@ -87,106 +124,77 @@ pub fn parse_literal(
     }
 }
 
-/// Reads a file as UTF-8 text, as a diagnostic on failure.
-pub fn read_source(path: &Path) -> Result<String, Diagnostic> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        Diagnostic::global(
-            codes::SYNTAX,
-            format!("cannot read {}: {e}", path.display()),
-        )
+/// Why a source file gives no text.
+#[derive(Debug, thiserror::Error)]
+enum SourceError {
+    #[error(transparent)]
+    Unreadable(ReadError),
+    #[error("{} is not UTF-8 text (invalid byte at offset {offset})", path.display())]
+    NotText { path: PathBuf, offset: usize },
+}
+
+/// Reads a file as UTF-8 text.
+fn read_source(path: &Path) -> Result<String, SourceError> {
+    let bytes = std::fs::read(path).map_err(|source| {
+        SourceError::Unreadable(ReadError {
+            path: path.to_path_buf(),
+            source,
+        })
     })?;
-    String::from_utf8(bytes).map_err(|e| {
-        Diagnostic::global(
-            codes::SYNTAX,
-            format!(
-                "{} is not UTF-8 text (invalid byte at offset {})",
-                path.display(),
-                e.utf8_error().valid_up_to()
-            ),
-        )
+    String::from_utf8(bytes).map_err(|e| SourceError::NotText {
+        path: path.to_path_buf(),
+        offset: e.utf8_error().valid_up_to(),
     })
 }
 
-/// Refuses text nested deeper than `max` before a recursive parser sees it,
-/// so no input can overflow the stack. `pairs` are the bracket kinds;
-/// `comment` starts a comment that runs to the end of the line.
-pub fn guard_nesting(
-    text: &str,
-    file: FileId,
-    max: usize,
-    pairs: &[(char, char)],
-    comment: &str,
-) -> Result<(), Diagnostic> {
-    let mut depth = 0usize;
-    let mut in_comment = false;
-    let mut in_string = false;
-    for (i, c) in text.char_indices() {
-        if in_comment {
-            in_comment = c != '\n';
-            continue;
-        }
-        if in_string {
-            in_string = c != '"' && c != '\n';
-            continue;
-        }
-        if text[i..].starts_with(comment) {
-            in_comment = true;
-        } else if c == '"' {
-            in_string = true;
-        } else if pairs.iter().any(|p| p.0 == c) {
-            depth += 1;
-            if depth > max {
-                return Err(Diagnostic::error(
-                    codes::TOO_DEEP,
-                    Span::new(file, i, i + 1),
-                    format!("nested more than {max} levels deep"),
-                ));
-            }
-        } else if pairs.iter().any(|p| p.1 == c) {
-            depth = depth.saturating_sub(1);
-        }
-    }
-    Ok(())
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Turns a pest error into a located syntax diagnostic, naming what was
-/// expected in the user's words (`describe` renames grammar rules).
-pub fn pest_diagnostic<R: pest::RuleType>(
-    err: pest::error::Error<R>,
-    file: FileId,
-    describe: impl Fn(&R) -> String,
-) -> Diagnostic {
-    use pest::error::{ErrorVariant, InputLocation};
-    let (start, end) = match err.location {
-        InputLocation::Pos(p) => (p, p + 1),
-        InputLocation::Span((s, e)) => (s, e),
-    };
-    let message = match &err.variant {
-        ErrorVariant::ParsingError {
-            positives,
-            negatives,
-        } => {
-            let mut want: Vec<String> = positives.iter().map(&describe).collect();
-            want.sort();
-            want.dedup();
-            match (want.len(), negatives.is_empty()) {
-                (0, true) => "unexpected input".to_string(),
-                (0, false) => format!(
-                    "unexpected {}",
-                    negatives
-                        .iter()
-                        .map(&describe)
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                ),
-                (1, _) => format!("expected {}", want[0]),
-                _ => {
-                    let last = want.pop().unwrap_or_default();
-                    format!("expected {} or {last}", want.join(", "))
-                }
+    fn load_path(path: &Path) -> Result<Program, LoadError> {
+        let mut sources = SourceMap::default();
+        load(&mut sources, path, syntax_of(path), &Overrides::new())
+    }
+
+    fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("tabula-syntax-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).expect("a scratch file");
+        path
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_is_an_io_error() {
+        let missing = Path::new("/no/such/folder/game.kif");
+        match load_path(missing) {
+            Err(LoadError::Unreadable(e)) => {
+                assert_eq!(e.path, missing);
+                assert_eq!(e.source.kind(), std::io::ErrorKind::NotFound);
             }
+            other => panic!("expected an I/O error, got {other:?}"),
         }
-        ErrorVariant::CustomError { message } => message.clone(),
-    };
-    Diagnostic::error(codes::SYNTAX, Span::new(file, start, end), message)
+        let folder = std::env::temp_dir();
+        assert!(matches!(load_path(&folder), Err(LoadError::Unreadable(_))));
+    }
+
+    #[test]
+    fn a_file_that_is_not_text_or_extends_a_missing_base_is_invalid() {
+        let binary = scratch("binary.kif", b"(role x)\n\xff\xfe");
+        let Err(LoadError::Invalid(d)) = load_path(&binary) else {
+            panic!("a file that is not UTF-8 is an invalid game");
+        };
+        assert_eq!((d.len(), d[0].code, d[0].span), (1, codes::SYNTAX, None));
+        assert!(
+            d[0].message
+                .ends_with("is not UTF-8 text (invalid byte at offset 9)")
+        );
+        let variant = scratch("variant.rules", b"roles x.\nextends \"no_base.rules\".\n");
+        let Err(LoadError::Invalid(d)) = load_path(&variant) else {
+            panic!("a missing base is a located diagnostic");
+        };
+        assert_eq!(d[0].code, codes::EXTENDS);
+        assert_eq!(d[0].span.map(|s| s.start), Some(9), "at the `extends` line");
+        assert!(d[0].message.starts_with("cannot read "), "{}", d[0].message);
+    }
 }

@@ -9,7 +9,7 @@
 
 use super::super::ast::*;
 use super::parser::{Ex, ExKind, Lit};
-use crate::diag::{Diagnostic, codes};
+use crate::diag::{Code, Diagnostic, codes};
 use indexmap::IndexMap;
 
 /// Most terms one range expression may stand for.
@@ -38,7 +38,7 @@ pub struct Lower<'a> {
 }
 
 impl Lower<'_> {
-    pub fn error(&mut self, code: &'static str, span: Span, message: impl Into<String>) {
+    pub fn error(&mut self, code: Code, span: Span, message: impl Into<String>) {
         self.errors.push(Diagnostic::error(code, span, message));
     }
 
@@ -281,14 +281,4 @@ pub fn is_ground(t: &Term) -> bool {
         TermKind::Const(_) | TermKind::Int(_) => true,
         TermKind::App(_, args) => args.iter().all(is_ground),
     }
-}
-
-/// A span-free key identifying a ground term (for sets of cells).
-pub fn key(t: &Term, symbols: &Symbols) -> String {
-    Show {
-        item: t,
-        symbols,
-        syntax: Syntax::Rules,
-    }
-    .to_string()
 }

@@ -17,6 +17,7 @@ mod desugar;
 mod lower;
 mod parser;
 
+pub use super::print::{show_literal, show_rule};
 pub use lower::Value;
 
 use super::ast::*;
@@ -29,17 +30,6 @@ use std::path::{Path, PathBuf};
 
 /// Longest chain of `extends`.
 pub const MAX_EXTENDS: usize = 32;
-
-/// Reads a `.rules` file, the files it extends, and applies `overrides`.
-pub fn load(
-    sources: &mut SourceMap,
-    path: &Path,
-    overrides: &Overrides,
-) -> Result<Program, Vec<Diagnostic>> {
-    let text = super::read_source(path).map_err(|d| vec![d])?;
-    let file = sources.add(path.display().to_string(), text);
-    parse_program(sources, file, overrides)
-}
 
 /// Reads a program already in `sources`. An `extends` path is taken
 /// relative to the folder of the file's path (the current folder for a bare
@@ -127,58 +117,6 @@ pub fn parse_literal(
     }
 }
 
-/// Prints a rule in the native syntax (for tests, `--explain` and debugging).
-pub fn show_rule(rule: &Rule, symbols: &Symbols) -> String {
-    let mut s = show_atom(&rule.head, symbols);
-    if !rule.body.is_empty() {
-        s.push_str(" :- ");
-        s.push_str(&show_body(&rule.body, symbols));
-    }
-    s.push('.');
-    s
-}
-
-fn show_term(t: &Term, symbols: &Symbols) -> String {
-    Show {
-        item: t,
-        symbols,
-        syntax: Syntax::Rules,
-    }
-    .to_string()
-}
-
-fn show_atom(a: &Atom, symbols: &Symbols) -> String {
-    let mut s = symbols.name(a.rel).to_string();
-    if !a.args.is_empty() {
-        let args: Vec<String> = a.args.iter().map(|t| show_term(t, symbols)).collect();
-        s = format!("{s}({})", args.join(", "));
-    }
-    s
-}
-
-fn show_body(body: &[Literal], symbols: &Symbols) -> String {
-    let lits: Vec<String> = body.iter().map(|l| show_literal(l, symbols)).collect();
-    lits.join(", ")
-}
-
-/// Prints a literal in the native syntax.
-pub fn show_literal(l: &Literal, symbols: &Symbols) -> String {
-    match l {
-        Literal::Pos(a) => show_atom(a, symbols),
-        Literal::Not(inner, _) => format!("not {}", show_literal(inner, symbols)),
-        Literal::Cmp(op, a, b, _) => format!(
-            "{} {} {}",
-            show_term(a, symbols),
-            op.as_str(),
-            show_term(b, symbols)
-        ),
-        Literal::Or(alts, _) => {
-            let alts: Vec<String> = alts.iter().map(|a| show_body(a, symbols)).collect();
-            format!("({})", alts.join(" ; "))
-        }
-    }
-}
-
 // ---------------------------------------------------------------- resolve
 
 /// The statements of `file` with its base merged in (recursively).
@@ -238,8 +176,8 @@ fn collect(
     }
     let text = match super::read_source(&target) {
         Ok(t) => t,
-        Err(d) => {
-            errors.push(Diagnostic::error(codes::EXTENDS, span, d.message));
+        Err(e) => {
+            errors.push(Diagnostic::error(codes::EXTENDS, span, e.to_string()));
             return own;
         }
     };

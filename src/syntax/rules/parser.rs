@@ -10,7 +10,10 @@
 //! stack.
 
 use super::super::ast::{ArithOp, CmpOp, FileId, Span};
-use super::super::{guard_nesting, pest_diagnostic};
+use super::super::scan::{
+    RULES, guard_nesting, pest_diagnostic, section_open, skip_blank, statement_end,
+    unterminated_string,
+};
 use crate::diag::{Diagnostic, codes};
 use pest::Parser;
 use pest::iterators::Pair;
@@ -169,91 +172,72 @@ pub fn parse_file(text: &str, file: FileId) -> (Vec<Stmt>, Vec<Diagnostic>) {
         errors: Vec::new(),
         anon: 0,
     };
-    if let Err(d) = guard_nesting(text, file, MAX_DEPTH, &[('(', ')'), ('{', '}')], "%") {
+    if let Err(d) = guard_nesting(text, file, MAX_DEPTH, &[(b'(', b')'), (b'{', b'}')], RULES) {
         return (Vec::new(), vec![d]);
     }
-    // A stack of open sections: (name, name span, start, statements).
-    let mut stack: Vec<(String, Span, usize, Vec<Stmt>)> = Vec::new();
-    let mut top: Vec<Stmt> = Vec::new();
+    let mut nest = Nest::default();
     let mut pos = 0;
     loop {
-        pos = skip_blank(text, pos);
+        pos = skip_blank(text, pos, RULES);
         if pos >= text.len() || reader.errors.len() >= MAX_ERRORS {
             break;
         }
         let rest = &text[pos..];
-        if let Some((name, name_at, len)) = section_open(rest) {
-            if !stack.is_empty() {
+        if let Some((name, name_at, len)) = section_open(rest, RULES) {
+            if !nest.open.is_empty() {
                 reader.error(
                     Span::new(file, pos, pos + 7),
                     "a section cannot contain another section",
                 );
             }
-            let span = Span::new(file, pos + name_at, pos + name_at + name.len());
-            stack.push((name, span, pos, Vec::new()));
+            let name_span = Span::new(file, pos + name_at, pos + name_at + name.len());
+            nest.open.push((name, name_span, pos, Vec::new()));
             pos += len;
-            continue;
-        }
-        if rest.starts_with('}') {
-            match stack.pop() {
-                Some((name, name_span, start, body)) => {
-                    let stmt = Stmt {
-                        kind: StmtKind::Section {
-                            name,
-                            name_span,
-                            body,
-                        },
-                        span: Span::new(file, start, pos + 1),
-                    };
-                    match stack.last_mut() {
-                        Some(outer) => outer.3.push(stmt),
-                        None => top.push(stmt),
-                    }
-                }
+        } else if rest.starts_with('}') {
+            match nest.close(Span::new(file, pos, pos + 1)) {
+                Some(stmt) => nest.push(stmt),
                 None => reader.error(Span::new(file, pos, pos + 1), "`}` without a section"),
             }
             pos += 1;
-            continue;
-        }
-        // Parse only up to the statement's end: pest indexes the lines of
-        // all the text it is given, which would make a long file quadratic.
-        let rest = &text[pos..statement_end(text, pos).min(text.len())];
-        match RulesParser::parse(Rule::statement, rest) {
-            Ok(mut pairs) => {
-                let pair = pairs.next().expect("pest returns the start rule");
-                let len = pair.as_span().end();
-                if let Some(stmt) = reader.statement(pair, pos) {
-                    match stack.last_mut() {
-                        Some(outer) => outer.3.push(stmt),
-                        None => top.push(stmt),
-                    }
-                }
-                pos += len.max(1);
-            }
-            Err(_) if unterminated_string(rest).is_some() => {
-                let at = pos + unterminated_string(rest).unwrap_or(0);
-                reader.error(
-                    Span::new(file, at, at + 1),
-                    "this string is never closed (a string ends on its line)",
-                );
-                pos = statement_end(text, pos);
-            }
-            Err(e) => {
-                let mut d = pest_diagnostic(e, file, describe);
-                if let Some(s) = d.span.as_mut() {
-                    s.start += pos as u32;
-                    s.end += pos as u32;
-                    s.end = s.end.min(text.len() as u32).max(s.start);
-                }
-                reader.errors.push(d);
-                pos = statement_end(text, pos);
-            }
+        } else {
+            pos = reader.statement_at(text, pos, &mut nest);
         }
     }
-    for (_, span, _, _) in stack {
+    for (_, span, _, _) in nest.open {
         reader.error(span, "this section is never closed with `}`");
     }
-    (top, reader.errors)
+    (nest.top, reader.errors)
+}
+
+/// The statements read so far, with the sections still open.
+#[derive(Default)]
+struct Nest {
+    top: Vec<Stmt>,
+    /// Open sections: name, name span, start offset, statements.
+    open: Vec<(String, Span, usize, Vec<Stmt>)>,
+}
+
+impl Nest {
+    /// Adds a statement to the innermost open section, or to the file.
+    fn push(&mut self, stmt: Stmt) {
+        match self.open.last_mut() {
+            Some(outer) => outer.3.push(stmt),
+            None => self.top.push(stmt),
+        }
+    }
+
+    /// Closes the innermost section at the `}` of `brace`.
+    fn close(&mut self, brace: Span) -> Option<Stmt> {
+        let (name, name_span, start, body) = self.open.pop()?;
+        Some(Stmt {
+            kind: StmtKind::Section {
+                name,
+                name_span,
+                body,
+            },
+            span: Span::new(brace.file, start, brace.end as usize),
+        })
+    }
 }
 
 /// Parses one term typed by a user.
@@ -274,7 +258,7 @@ fn parse_single<T>(
     rule: Rule,
     read: impl FnOnce(&mut Reader, Pair<'_, Rule>) -> T,
 ) -> Result<T, Diagnostic> {
-    guard_nesting(text, file, MAX_DEPTH, &[('(', ')')], "%")?;
+    guard_nesting(text, file, MAX_DEPTH, &[(b'(', b')')], RULES)?;
     let mut pairs =
         RulesParser::parse(rule, text).map_err(|e| pest_diagnostic(e, file, describe))?;
     let mut reader = Reader {
@@ -294,108 +278,6 @@ fn parse_single<T>(
     }
 }
 
-/// The offset of a `"` in the statement starting `rest` whose string does
-/// not end on its line.
-fn unterminated_string(rest: &str) -> Option<usize> {
-    let end = statement_end(rest, 0).min(rest.len());
-    let bytes = rest.as_bytes();
-    let mut i = 0;
-    while i < end {
-        match bytes[i] {
-            b'%' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'"' => {
-                let open = i;
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    if bytes[i] == b'\n' {
-                        return Some(open);
-                    }
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                if i >= bytes.len() {
-                    return Some(open);
-                }
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    None
-}
-
-/// Skips spaces and `%` comments.
-fn skip_blank(text: &str, mut pos: usize) -> usize {
-    let bytes = text.as_bytes();
-    while pos < bytes.len() {
-        match bytes[pos] {
-            b' ' | b'\t' | b'\r' | b'\n' | 0x0C => pos += 1,
-            b'%' => {
-                while pos < bytes.len() && bytes[pos] != b'\n' {
-                    pos += 1;
-                }
-            }
-            _ => break,
-        }
-    }
-    pos
-}
-
-/// `section NAME {`: the name, its offset and the length of the opener.
-fn section_open(rest: &str) -> Option<(String, usize, usize)> {
-    let after = rest.strip_prefix("section")?;
-    let b = after.as_bytes();
-    if b.first().is_none_or(|c| !c.is_ascii_whitespace()) {
-        return None;
-    }
-    let name_at = 7 + skip_blank(after, 0);
-    let name_len = rest[name_at..]
-        .bytes()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
-        .count();
-    let name = &rest[name_at..name_at + name_len];
-    if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
-        return None;
-    }
-    let brace = skip_blank(rest, name_at + name_len);
-    if !rest[brace..].starts_with('{') {
-        return None;
-    }
-    Some((name.to_string(), name_at, brace + 1))
-}
-
-/// The offset just after the statement that starts at `pos`: after the next
-/// `.` outside strings and comments that is not part of `..`, or at the next
-/// `}` that closes a section, or at the end.
-fn statement_end(text: &str, pos: usize) -> usize {
-    let bytes = text.as_bytes();
-    let mut i = pos;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
-            b'.' if bytes.get(i + 1) == Some(&b'.') => i += 2,
-            b'.' => return i + 1,
-            b'}' if i > pos => return i,
-            _ => i += 1,
-        }
-    }
-    bytes.len().max(pos + 1)
-}
-
 struct Reader {
     file: FileId,
     errors: Vec<Diagnostic>,
@@ -411,6 +293,41 @@ impl Reader {
     fn span(&self, pair: &Pair<'_, Rule>, base: usize) -> Span {
         let s = pair.as_span();
         Span::new(self.file, base + s.start(), base + s.end())
+    }
+
+    /// Reads the statement at `pos` into `nest` (or records its error) and
+    /// returns the offset after it.
+    fn statement_at(&mut self, text: &str, pos: usize, nest: &mut Nest) -> usize {
+        // Parse only up to the statement's end: pest indexes the lines of
+        // all the text it is given, which would make a long file quadratic.
+        let rest = &text[pos..statement_end(text, pos, RULES).min(text.len())];
+        match RulesParser::parse(Rule::statement, rest) {
+            Ok(mut pairs) => {
+                let pair = pairs.next().expect("pest returns the start rule");
+                let len = pair.as_span().end();
+                if let Some(stmt) = self.statement(pair, pos) {
+                    nest.push(stmt);
+                }
+                return pos + len.max(1);
+            }
+            Err(_) if unterminated_string(rest, RULES).is_some() => {
+                let at = pos + unterminated_string(rest, RULES).unwrap_or(0);
+                self.error(
+                    Span::new(self.file, at, at + 1),
+                    "this string is never closed (a string ends on its line)",
+                );
+            }
+            Err(e) => {
+                let mut d = pest_diagnostic(e, self.file, describe);
+                if let Some(s) = d.span.as_mut() {
+                    s.start += pos as u32;
+                    s.end += pos as u32;
+                    s.end = s.end.min(text.len() as u32).max(s.start);
+                }
+                self.errors.push(d);
+            }
+        }
+        statement_end(text, pos, RULES)
     }
 
     fn statement(&mut self, pair: Pair<'_, Rule>, base: usize) -> Option<Stmt> {
@@ -507,7 +424,6 @@ impl Reader {
     }
 
     fn literal(&mut self, pair: Pair<'_, Rule>, base: usize) -> Lit {
-        let span = self.span(&pair, base);
         let mut nots = Vec::new();
         let mut it = kids(pair).peekable();
         while let Some(p) = it.next_if(|p| p.as_rule() == Rule::kw_not) {
@@ -561,7 +477,6 @@ impl Reader {
             let s = n.to(lit.span());
             lit = Lit::Not(Box::new(lit), s);
         }
-        let _ = span;
         lit
     }
 
@@ -605,62 +520,11 @@ impl Reader {
     }
 
     fn expr(&mut self, pair: Pair<'_, Rule>, base: usize) -> Ex {
+        let span = self.span(&pair, base);
         match pair.as_rule() {
-            Rule::expr | Rule::product => {
-                let count = kids(pair.clone()).count();
-                if count > 2 * MAX_CHAIN {
-                    let span = self.span(&pair, base);
-                    self.errors.push(Diagnostic::error(
-                        codes::TOO_DEEP,
-                        span,
-                        format!("more than {MAX_CHAIN} operators in one term"),
-                    ));
-                    return self.dummy(span);
-                }
-                let mut it = kids(pair);
-                let mut acc = self.expr(it.next().expect("grammar: operand"), base);
-                while let (Some(op), Some(rhs)) = (it.next(), it.next()) {
-                    let op = match op.as_str() {
-                        "+" => ArithOp::Add,
-                        "-" => ArithOp::Sub,
-                        "*" => ArithOp::Mul,
-                        "/" => ArithOp::Div,
-                        _ => ArithOp::Mod,
-                    };
-                    let rhs = self.expr(rhs, base);
-                    let span = acc.span.to(rhs.span);
-                    acc = Ex {
-                        kind: ExKind::Arith(op, Box::new(acc), Box::new(rhs)),
-                        span,
-                    };
-                }
-                acc
-            }
-            Rule::unary => {
-                let span = self.span(&pair, base);
-                let parts: Vec<_> = kids(pair).collect();
-                let minuses = parts.len() - 1;
-                let mut e = self.expr(parts[minuses].clone(), base);
-                if minuses > 2 {
-                    self.error(span, "more than two `-` in a row");
-                    return e;
-                }
-                for _ in 0..minuses {
-                    e = match e.kind {
-                        ExKind::Int(i) => Ex {
-                            kind: ExKind::Int(-i),
-                            span,
-                        },
-                        _ => Ex {
-                            kind: ExKind::Neg(Box::new(e)),
-                            span,
-                        },
-                    };
-                }
-                e
-            }
+            Rule::expr | Rule::product => self.operators(pair, base),
+            Rule::unary => self.minuses(pair, base),
             Rule::paren => {
-                let span = self.span(&pair, base);
                 let alts: Vec<Vec<Lit>> = kids(pair).map(|b| self.body(b, base)).collect();
                 if let [alt] = alts.as_slice()
                     && let [Lit::Atom(e)] = alt.as_slice()
@@ -670,26 +534,8 @@ impl Reader {
                 self.error(span, "expected a term, found a group of literals");
                 self.dummy(span)
             }
-            Rule::compound => {
-                let span = self.span(&pair, base);
-                let mut it = kids(pair);
-                let name = it.next().expect("grammar: compound has a name").as_str();
-                match it.next() {
-                    Some(args) => {
-                        let args = kids(args).map(|a| self.arg(a, base)).collect();
-                        Ex {
-                            kind: ExKind::App(name.to_string(), args),
-                            span,
-                        }
-                    }
-                    None => Ex {
-                        kind: ExKind::Name(name.to_string()),
-                        span,
-                    },
-                }
-            }
+            Rule::compound => self.compound(pair, base),
             Rule::variable => {
-                let span = self.span(&pair, base);
                 let name = if pair.as_str() == "_" {
                     self.anon += 1;
                     format!("_{}", self.anon)
@@ -701,21 +547,17 @@ impl Reader {
                     span,
                 }
             }
-            Rule::integer => {
-                let span = self.span(&pair, base);
-                match pair.as_str().parse::<i64>() {
-                    Ok(i) => Ex {
-                        kind: ExKind::Int(i),
-                        span,
-                    },
-                    Err(_) => {
-                        self.error(span, "integer too large");
-                        self.dummy(span)
-                    }
+            Rule::integer => match pair.as_str().parse::<i64>() {
+                Ok(i) => Ex {
+                    kind: ExKind::Int(i),
+                    span,
+                },
+                Err(_) => {
+                    self.error(span, "integer too large");
+                    self.dummy(span)
                 }
-            }
+            },
             Rule::string => {
-                let span = self.span(&pair, base);
                 let t = kids(pair).next().map(|t| unescape(t.as_str()));
                 Ex {
                     kind: ExKind::Str(t.unwrap_or_default()),
@@ -723,11 +565,83 @@ impl Reader {
                 }
             }
             _ => {
-                let span = self.span(&pair, base);
                 self.error(span, "expected a term");
                 self.dummy(span)
             }
         }
+    }
+
+    /// `a + b - c` or `a * b mod c`: left-associative, at most
+    /// [`MAX_CHAIN`] operators.
+    fn operators(&mut self, pair: Pair<'_, Rule>, base: usize) -> Ex {
+        let count = kids(pair.clone()).count();
+        if count > 2 * MAX_CHAIN {
+            let span = self.span(&pair, base);
+            self.errors.push(Diagnostic::error(
+                codes::TOO_DEEP,
+                span,
+                format!("more than {MAX_CHAIN} operators in one term"),
+            ));
+            return self.dummy(span);
+        }
+        let mut it = kids(pair);
+        let mut acc = self.expr(it.next().expect("grammar: operand"), base);
+        while let (Some(op), Some(rhs)) = (it.next(), it.next()) {
+            let op = match op.as_str() {
+                "+" => ArithOp::Add,
+                "-" => ArithOp::Sub,
+                "*" => ArithOp::Mul,
+                "/" => ArithOp::Div,
+                _ => ArithOp::Mod,
+            };
+            let rhs = self.expr(rhs, base);
+            let span = acc.span.to(rhs.span);
+            acc = Ex {
+                kind: ExKind::Arith(op, Box::new(acc), Box::new(rhs)),
+                span,
+            };
+        }
+        acc
+    }
+
+    /// `-X`, `- -3`: at most two minus signs; a negative integer is folded.
+    fn minuses(&mut self, pair: Pair<'_, Rule>, base: usize) -> Ex {
+        let span = self.span(&pair, base);
+        let parts: Vec<_> = kids(pair).collect();
+        let minuses = parts.len() - 1;
+        let mut e = self.expr(parts[minuses].clone(), base);
+        if minuses > 2 {
+            self.error(span, "more than two `-` in a row");
+            return e;
+        }
+        for _ in 0..minuses {
+            e = match e.kind {
+                ExKind::Int(i) => Ex {
+                    kind: ExKind::Int(-i),
+                    span,
+                },
+                _ => Ex {
+                    kind: ExKind::Neg(Box::new(e)),
+                    span,
+                },
+            };
+        }
+        e
+    }
+
+    /// `name` or `name(args...)`.
+    fn compound(&mut self, pair: Pair<'_, Rule>, base: usize) -> Ex {
+        let span = self.span(&pair, base);
+        let mut it = kids(pair);
+        let name = it.next().expect("grammar: compound has a name").as_str();
+        let kind = match it.next() {
+            Some(args) => {
+                let args = kids(args).map(|a| self.arg(a, base)).collect();
+                ExKind::App(name.to_string(), args)
+            }
+            None => ExKind::Name(name.to_string()),
+        };
+        Ex { kind, span }
     }
 }
 

@@ -1,10 +1,40 @@
-//! Source files and positions.
+//! Source files and positions: the leaf every stage points into.
 //!
-//! In: file paths or in-memory text. Out: a [`SourceMap`] that owns every text a
-//! program was read from, so spans (file, byte range) can be turned back into
-//! file names, lines and columns for diagnostics.
+//! In: texts with their names. Out: a [`SourceMap`] that owns every text a
+//! program was read from, and [`Span`]s (file, byte range) that it turns back
+//! into file names, lines and columns. Holds: depends on nothing else of the
+//! crate; a span is `Copy` and two `u32` offsets wide.
 
-use super::ast::{FileId, Span};
+/// Index of a source file in a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct FileId(pub u32);
+
+/// A byte range `start..end` of one source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// The smallest span covering both (same file assumed).
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct SourceFile {

@@ -1,0 +1,45 @@
+//! `region NAME: CELLS.`: a relation `NAME(Cell)` per cell, and a mark on
+//! those cells for the renderer.
+
+use super::Desugar;
+use crate::syntax::ast::Span;
+use crate::syntax::rules::parser::Decl;
+
+/// Relations whose meaning GDL fixes; a region may not take their names.
+const RESERVED: &[&str] = &[
+    "role", "init", "true", "next", "legal", "does", "goal", "terminal", "base", "input", "weight",
+    "distinct", "or", "and",
+];
+
+impl Desugar<'_> {
+    pub(super) fn region(&mut self, d: &Decl, span: Span) {
+        self.only_parts(d, &["", ":"]);
+        let Some(ex) = self.one(d, "", "a region name", span) else {
+            return;
+        };
+        let Some(name) = self.name_of(ex, "a region name") else {
+            return;
+        };
+        if RESERVED.contains(&name.as_str()) {
+            self.decl_error(ex.span, format!("`{name}` is a reserved relation"));
+            return;
+        }
+        let Some(items) = self.part(d, ":", "its cells after `:`", span) else {
+            return;
+        };
+        let mark = self.lw.sym(&name);
+        for ex in items.iter().flatten() {
+            for t in self.lw.expand(ex, false) {
+                if self.cells.is_some() {
+                    let Some(i) = self.cell_index(&t) else {
+                        continue;
+                    };
+                    if !self.view.cells[i].marks.contains(&mark) {
+                        self.view.cells[i].marks.push(mark);
+                    }
+                }
+                self.fact(&name, vec![t], ex.span);
+            }
+        }
+    }
+}
