@@ -145,7 +145,7 @@ fn report(
 }
 
 fn print_summary(path: &Path, program: &Program, summary: &Summary, game: &Game) {
-    let ground = game.ground().stats();
+    let ground = game.ground_stats();
     let net = game.stats();
     let mut text = format!("{}\n", path.display());
     let rows = [

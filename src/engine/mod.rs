@@ -9,10 +9,11 @@
 
 mod compile;
 pub mod perft;
-mod scc;
 
 use crate::diag::Diagnostic;
-use crate::ground::{self, AtomId, GTerm, Ground, Limits, TermId, TermTable};
+use crate::ground::{
+    self, AtomId, GTerm, Ground, GroundAtom, GroundStats, Limits, TermId, TermTable,
+};
 use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
 use compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 use rand::{Rng, RngExt};
@@ -74,14 +75,17 @@ pub enum EngineError {
     IllegalMove { role: String, mv: String },
 }
 
-/// A compiled game.
+/// A compiled game. It keeps what the ground program names (symbols,
+/// terms, atoms), not its rules, which the compiled net replaces.
 #[derive(Clone, Debug)]
 pub struct Game {
     pub syntax: Syntax,
     pub symbols: Symbols,
     pub terms: TermTable,
     pub meta: Meta,
-    ground: Ground,
+    /// Every ground atom; [`AtomId`]s index it.
+    atoms: Vec<GroundAtom>,
+    ground_stats: GroundStats,
     net: Net,
 }
 
@@ -110,17 +114,24 @@ impl Game {
     pub fn from_ground(ground: Ground, meta: Meta) -> Result<Game, Vec<Diagnostic>> {
         let net = compile::compile(&ground)?;
         Ok(Game {
+            ground_stats: ground.stats(),
             syntax: ground.syntax,
-            symbols: ground.symbols.clone(),
-            terms: ground.terms.clone(),
+            symbols: ground.symbols,
+            terms: ground.terms,
             meta,
-            ground,
+            atoms: ground.atoms,
             net,
         })
     }
 
-    pub fn ground(&self) -> &Ground {
-        &self.ground
+    /// The sizes of the ground program the game was compiled from.
+    pub fn ground_stats(&self) -> GroundStats {
+        self.ground_stats
+    }
+
+    /// A ground atom of this game (from [`Machine::query`]).
+    pub fn atom(&self, atom: AtomId) -> &GroundAtom {
+        &self.atoms[atom.0 as usize]
     }
 
     pub fn stats(&self) -> NetStats {
@@ -155,11 +166,6 @@ impl Game {
         self.net.random
     }
 
-    /// Every move a role can ever make; legal moves are indices into this.
-    pub fn move_count(&self, role: usize) -> usize {
-        self.net.roles[role].moves.len()
-    }
-
     pub fn move_term(&self, role: usize, mv: u32) -> TermId {
         self.net.roles[role].moves[mv as usize].term
     }
@@ -179,7 +185,7 @@ impl Game {
 
     /// A ground atom printed in the game's syntax.
     pub fn show_atom(&self, atom: AtomId) -> String {
-        let a = &self.ground.atoms[atom.0 as usize];
+        let a = self.atom(atom);
         let name = self.symbols.name(a.rel);
         if a.args.is_empty() {
             return name.to_string();
@@ -324,14 +330,13 @@ impl<'g> Machine<'g> {
     /// `query`. Atoms of `does` and of relations depending on it never hold.
     pub fn query(&mut self, pattern: &Term) -> Vec<AtomId> {
         self.run(Plan::Full);
-        let g = &self.game.ground;
         let (rel, args): (Sym, &[Term]) = match &pattern.kind {
             TermKind::Const(s) => (*s, &[]),
             TermKind::App(f, args) => (*f, args),
             _ => return Vec::new(),
         };
         let mut out = Vec::new();
-        for (i, atom) in g.atoms.iter().enumerate() {
+        for (i, atom) in self.game.atoms.iter().enumerate() {
             if atom.rel != rel || atom.args.len() != args.len() {
                 continue;
             }
@@ -539,19 +544,6 @@ impl<'g> Machine<'g> {
         let mut out = State::empty(self.game.net.base.len());
         self.next_into(joint, &mut out);
         out
-    }
-
-    /// Checks a joint move against the loaded state's legal moves.
-    pub fn check_joint(&self, joint: &[u32]) -> Result<(), EngineError> {
-        for (r, &m) in joint.iter().enumerate() {
-            if !self.legal[r].contains(&m) {
-                return Err(EngineError::IllegalMove {
-                    role: self.game.role_name(r),
-                    mv: self.game.show_move(r, m),
-                });
-            }
-        }
-        Ok(())
     }
 
     /// Picks a random legal move for every role (the chance role by weight)

@@ -13,6 +13,7 @@ mod prepare;
 pub mod terms;
 
 use crate::diag::{Diagnostic, codes};
+use crate::gdl::Relation as Reserved;
 use crate::syntax::{ArithOp, CmpOp, Program, Span, Sym, Symbols, Syntax};
 use prepare::{PAtom, Pat, Prepared, RelKey};
 use rustc_hash::FxHashMap;
@@ -98,23 +99,8 @@ impl Ground {
         }
     }
 
-    pub fn rule_count(&self) -> usize {
-        self.heads.len()
-    }
-
     pub fn body(&self, rule: usize) -> &[Lit] {
         &self.lits[self.starts[rule] as usize..self.starts[rule + 1] as usize]
-    }
-
-    /// The atom as a term (`rel(args)` or the constant `rel`).
-    pub fn atom_term(&mut self, atom: AtomId) -> TermId {
-        let a = &self.atoms[atom.0 as usize];
-        let t = if a.args.is_empty() {
-            GTerm::Sym(a.rel)
-        } else {
-            GTerm::App(a.rel, a.args.clone())
-        };
-        self.terms.intern(t)
     }
 }
 
@@ -246,31 +232,25 @@ impl Grounder {
 
     /// `true(X) :- init(X).  true(X) :- next(X).  does(R, M) :- legal(R, M).`
     fn bridges(&mut self) -> Vec<Prepared> {
-        let sym = |s: &mut Symbols, n: &str| s.intern(n);
-        let (t, i, n, d, l) = (
-            sym(&mut self.symbols, "true"),
-            sym(&mut self.symbols, "init"),
-            sym(&mut self.symbols, "next"),
-            sym(&mut self.symbols, "does"),
-            sym(&mut self.symbols, "legal"),
-        );
-        let vars = |k: u32| (0..k).map(Pat::Var).collect::<Box<[Pat]>>();
-        let bridge = |head: Sym, body: Sym, arity: usize| Prepared {
-            head: PAtom {
-                rel: (head, arity),
-                args: vars(arity as u32),
-            },
-            pos: vec![PAtom {
-                rel: (body, arity),
-                args: vars(arity as u32),
-            }],
+        let symbols = &mut self.symbols;
+        let mut atom = |r: Reserved| PAtom {
+            rel: (symbols.intern(r.name()), r.arity()),
+            args: (0..r.arity() as u32).map(Pat::Var).collect(),
+        };
+        let mut bridge = |head: Reserved, body: Reserved| Prepared {
+            head: atom(head),
+            pos: vec![atom(body)],
             neg: Vec::new(),
             cmps: Vec::new(),
-            vars: arity,
+            vars: head.arity(),
             span: Span::default(),
             bridge: true,
         };
-        vec![bridge(t, i, 1), bridge(t, n, 1), bridge(d, l, 2)]
+        vec![
+            bridge(Reserved::True, Reserved::Init),
+            bridge(Reserved::True, Reserved::Next),
+            bridge(Reserved::Does, Reserved::Legal),
+        ]
     }
 
     fn too_big(&self, span: Span, what: &str) -> Diagnostic {
