@@ -697,3 +697,6 @@ fn rule_holds(net: &Net, vals: &[bool], rule: u32) -> bool {
         .iter()
         .all(|&l| vals[(l >> 1) as usize] != (l & 1 == 1))
 }
+
+#[cfg(test)]
+mod tests;
