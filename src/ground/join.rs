@@ -185,7 +185,7 @@ impl Grounder {
         if self.work > self.limits.max_work {
             return Err(self.too_big(j.rule.span, "joining this rule's body takes too long"));
         }
-        let rule = j.rule;
+        let atom = &j.rule.pos[i];
         let rel = j.rels.pos[i];
         let next = Done {
             pos: done.pos | 1 << i,
@@ -195,7 +195,7 @@ impl Grounder {
         for f in candidates {
             trail.clear();
             let fact = self.rels[rel].fact(f);
-            let matched = rule.pos[i]
+            let matched = atom
                 .args
                 .iter()
                 .zip(fact)
