@@ -1,14 +1,18 @@
 //! tabula: a general game description interpreter.
 //!
 //! Pipeline: [`syntax`] (text → AST) → [`check`] (static checks) →
-//! [`ground`] (finite ground program) → [`engine`] (compiled state machine).
-//! The library never prints; `cli` and `repl` talk to people.
+//! [`ground`] (finite ground program) → [`engine`] (compiled state machine);
+//! [`load`] runs them in one call. Front ends: [`front`] (moves typed as
+//! text, positions as text, agents), [`render`] (boards), [`repl`] (the
+//! session behind `tabula repl`) and `cli`. The library never prints; only
+//! `cli` talks to a terminal.
 #![forbid(unsafe_code)]
 
 pub mod check;
 pub mod cli;
 pub mod diag;
 pub mod engine;
+pub mod front;
 pub mod gdl;
 pub mod ground;
 pub mod load;

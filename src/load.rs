@@ -2,9 +2,12 @@
 //! compile.
 //!
 //! In: a path (or text), a syntax, parameter overrides. Out: a ready
-//! [`Game`] with any warnings, or every diagnostic that stopped it; in both
-//! cases the [`SourceMap`] the diagnostics point into.
+//! [`Game`] with any warnings and the checks' [`Summary`], or every
+//! diagnostic that stopped it; in both cases the [`SourceMap`] the
+//! diagnostics point into and how many diagnostics the checks left out.
+//! Every command of the CLI, the REPL and the tests open games here.
 
+use crate::check::{Summary, analyse};
 use crate::diag::{Diagnostic, has_errors};
 use crate::engine::Game;
 use crate::ground::Limits;
@@ -15,11 +18,17 @@ pub struct Loaded {
     pub game: Game,
     pub sources: SourceMap,
     pub warnings: Vec<Diagnostic>,
+    /// Warnings found beyond the checks' limit per code and not kept.
+    pub omitted: usize,
+    /// The program's shape: relations, rules, strata.
+    pub summary: Summary,
 }
 
 pub struct Failed {
     pub sources: SourceMap,
     pub diagnostics: Vec<Diagnostic>,
+    /// Diagnostics found beyond the checks' limit per code and not kept.
+    pub omitted: usize,
 }
 
 /// Opens a game file; `syntax` defaults to the one the extension implies.
@@ -31,6 +40,7 @@ pub fn open(path: &Path, syntax: Option<Syntax>, overrides: &Overrides) -> Resul
         Err(diagnostics) => Err(Failed {
             sources,
             diagnostics,
+            omitted: 0,
         }),
     }
 }
@@ -43,30 +53,38 @@ pub fn open_str(name: &str, text: &str, syntax: Syntax) -> Result<Loaded, Failed
         Err(diagnostics) => Err(Failed {
             sources,
             diagnostics,
+            omitted: 0,
         }),
     }
 }
 
 /// Checks, grounds and compiles a parsed program.
 pub fn build(program: Program, sources: SourceMap) -> Result<Loaded, Failed> {
-    let mut diagnostics = crate::check::check(&program);
+    let analysis = analyse(&program);
+    let (mut diagnostics, omitted) = (analysis.diagnostics, analysis.omitted);
     if has_errors(&diagnostics) {
         return Err(Failed {
             sources,
             diagnostics,
+            omitted,
         });
     }
+    // The checks passed: grounding and compiling find what only they can (an
+    // infinite or too large instantiation, a goal that is not an integer).
     match Game::new(&program, &Limits::default()) {
         Ok(game) => Ok(Loaded {
             game,
             sources,
             warnings: diagnostics,
+            omitted,
+            summary: analysis.summary,
         }),
         Err(mut errors) => {
             diagnostics.append(&mut errors);
             Err(Failed {
                 sources,
                 diagnostics,
+                omitted,
             })
         }
     }

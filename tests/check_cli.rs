@@ -155,3 +155,63 @@ fn explain_prints_sizes_and_strata_on_stdout() {
     ]);
     assert!(out.stdout.is_empty());
 }
+
+/// `check` opens files as every other command does: the same message for a
+/// file that is not there, and `--param` read the same way (spaces around
+/// the name and value do not matter), so a parameter that changes the game
+/// changes what `--explain` counts.
+#[test]
+fn check_opens_games_like_the_other_commands() {
+    for command in [
+        &["check"][..],
+        &["perft", "--depth", "1"],
+        &["bench"],
+        &["play"],
+        &["repl"],
+    ] {
+        let mut args: Vec<&std::ffi::OsStr> = command.iter().map(|a| a.as_ref()).collect();
+        args.push("/no/such/game.kif".as_ref());
+        let out = tabula(&args);
+        assert_eq!(out.status.code(), Some(2), "{command:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "error: cannot read /no/such/game.kif: no such file\n",
+            "{command:?}"
+        );
+    }
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/pawn_whopping.rules");
+    let explain = |param: &str| {
+        let out = tabula(&[
+            "check".as_ref(),
+            "--explain".as_ref(),
+            "--param".as_ref(),
+            param.as_ref(),
+            game.as_os_str(),
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{param}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let line = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with("state facts"))
+            .map(str::to_string);
+        line.expect("a state facts line")
+    };
+    assert_eq!(explain(" size = 5 "), explain("size=5"));
+    assert_ne!(explain("size=5"), explain("size=6"));
+    let out = tabula(&[
+        "check".as_ref(),
+        "--param".as_ref(),
+        "=5".as_ref(),
+        game.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: --param takes NAME=VALUE, not `=5`\n"
+    );
+}

@@ -741,8 +741,8 @@ fn no_legal_move_is_an_error_value() {
     assert_eq!(engine_perft(&game, 1), vec![(1, 1), (1, 1)]);
     let expect = |e: EngineError, what: &str| match e {
         EngineError::NoLegalMove { role, state } => {
-            assert_eq!(role, "b", "{what}");
-            assert_eq!(state, "(step 1)", "{what}");
+            assert_eq!(game.role_name(role), "b", "{what}");
+            assert_eq!(game.show_state(&state), "(step 1)", "{what}");
         }
         other => panic!("{what}: expected NoLegalMove, got {other:?}"),
     };
@@ -753,8 +753,11 @@ fn no_legal_move_is_an_error_value() {
     let err = m
         .playout(&game.initial(), &mut rng, 10)
         .expect_err("playout must fail");
-    let text = err.to_string();
-    assert!(text.contains('b') && text.contains("(step 1)"), "{text}");
+    let text = tabula::front::engine_error(&game, &err);
+    assert_eq!(
+        text,
+        "role b has no legal move in a non-terminal state\n  state: (step 1)"
+    );
     expect(err, "playout");
 }
 
@@ -769,28 +772,32 @@ fn over_at_once(goals: &str) -> Game {
 
 #[test]
 fn bad_goals_are_error_values() {
-    type Expect = fn(&EngineError) -> bool;
+    // Roles by index: a is 0, b is 1; the only state is `s`.
+    type Expect = fn(&Game, &EngineError) -> bool;
     let cases: [(&str, Expect); 5] = [
         (
             "(goal a 10)",
-            |e| matches!(e, EngineError::NoGoal { role, state } if role == "b" && state == "s"),
+            |g, e| matches!(e, EngineError::NoGoal { role: 1, state } if g.show_state(state) == "s"),
         ),
-        ("(goal a 10) (goal a 20) (goal b 0)", |e| {
-            matches!(e, EngineError::SeveralGoals { role, values, state }
-                if role == "a" && values == "10, 20" && state == "s")
+        ("(goal a 10) (goal a 20) (goal b 0)", |g, e| {
+            matches!(e, EngineError::SeveralGoals { role: 0, values, state }
+                if values == &[10, 20] && g.show_state(state) == "s")
         }),
         (
             "(goal a 101) (goal b 0)",
-            |e| matches!(e, EngineError::GoalRange { role, value: 101, state } if role == "a" && state == "s"),
+            |g, e| matches!(e, EngineError::GoalRange { role: 0, value: 101, state } if g.show_state(state) == "s"),
         ),
-        (
-            "(goal a 0) (goal b -1)",
-            |e| matches!(e, EngineError::GoalRange { role, value: -1, .. } if role == "b"),
-        ),
-        (
-            "",
-            |e| matches!(e, EngineError::NoGoal { role, .. } if role == "a"),
-        ),
+        ("(goal a 0) (goal b -1)", |_, e| {
+            matches!(
+                e,
+                EngineError::GoalRange {
+                    role: 1,
+                    value: -1,
+                    ..
+                }
+            )
+        }),
+        ("", |_, e| matches!(e, EngineError::NoGoal { role: 0, .. })),
     ];
     for (goals, ok) in cases {
         let game = over_at_once(goals);
@@ -798,7 +805,7 @@ fn bad_goals_are_error_values() {
         m.set_state(&game.initial());
         assert!(m.is_terminal());
         let err = m.goals().expect_err(goals);
-        assert!(ok(&err), "{goals}: unexpected {err:?}");
+        assert!(ok(&game, &err), "{goals}: unexpected {err:?}");
         // A playout ending there reports the same error as its end.
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
         let p = m.playout(&game.initial(), &mut rng, 10).expect("playout");
@@ -826,19 +833,24 @@ fn chance_game(weights: &str) -> Game {
 
 #[test]
 fn bad_weights_are_error_values() {
-    for (weights, shown) in [
-        ("(weight (roll 2) 0)", "0"),
-        ("(weight (roll 2) -3)", "-3"),
-        ("(weight (roll 2) 1) (weight (roll 2) 2)", "1, 2"),
+    for (weights, held) in [
+        ("(weight (roll 2) 0)", &[0][..]),
+        ("(weight (roll 2) -3)", &[-3]),
+        ("(weight (roll 2) 1) (weight (roll 2) 2)", &[1, 2]),
     ] {
         let game = chance_game(weights);
         let mut m = game.machine();
         m.set_state(&game.initial());
         let check = |e: EngineError, what: &str| match e {
-            EngineError::BadWeight { mv, weight, state } => {
-                assert_eq!(mv, "(roll 2)", "{weights} {what}");
-                assert_eq!(weight, shown, "{weights} {what}");
-                assert_eq!(state, "(phase 0)", "{weights} {what}");
+            EngineError::BadWeight {
+                mv,
+                weights: w,
+                state,
+            } => {
+                let random = game.random_role().expect("a chance role");
+                assert_eq!(game.show_move(random, mv), "(roll 2)", "{weights} {what}");
+                assert_eq!(w, held, "{weights} {what}");
+                assert_eq!(game.show_state(&state), "(phase 0)", "{weights} {what}");
             }
             other => panic!("{weights} {what}: expected BadWeight, got {other:?}"),
         };

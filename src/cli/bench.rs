@@ -3,6 +3,7 @@
 
 use super::{EXIT_INVALID, EXIT_OK, GameArgs, open_game};
 use crate::engine::{End, EngineError, Game};
+use crate::front::engine_error;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::io::{IsTerminal, Write};
@@ -102,11 +103,39 @@ pub fn run(args: Args) -> i32 {
         Err(code) => return code,
     };
     let game = &loaded.game;
+    let file = args.game.file.display();
+    let started = Instant::now();
+    let total = match play_all(game, &args) {
+        Ok(t) => t,
+        Err(e) => {
+            errln!("{file}: error: {}", engine_error(game, &e));
+            return EXIT_INVALID;
+        }
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    if let Some(e) = &total.first_bad {
+        errln!(
+            "{file}: warning: {} playouts ended in a terminal state with malformed goals (left out of the means); the first: {}",
+            total.bad_goals,
+            engine_error(game, e)
+        );
+    }
+    let report = Report::new(game, &total, seconds);
+    if args.json {
+        outln!("{}", report.json(&total));
+    } else {
+        out!("{}", report.text(&total, args.max_steps));
+    }
+    EXIT_OK
+}
+
+/// Runs the playouts on `--threads` threads, with a progress bar on a
+/// terminal.
+fn play_all(game: &Game, args: &Args) -> Result<Totals, EngineError> {
     let threads = args.threads.max(1) as u64;
     let done = AtomicU64::new(0);
     let progress = std::io::stderr().is_terminal() && !args.json;
-    let started = Instant::now();
-    let result: Result<Totals, EngineError> = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|i| {
                 let share = args.playouts / threads + u64::from(i < args.playouts % threads);
@@ -116,16 +145,7 @@ pub fn run(args: Args) -> i32 {
             .collect();
         if progress {
             while handles.iter().any(|h| !h.is_finished()) {
-                let n = done.load(Ordering::Relaxed);
-                let width = 30;
-                let filled = (n * width / args.playouts.max(1)) as usize;
-                err!(
-                    "\r[{}{}] {n}/{}",
-                    "#".repeat(filled),
-                    " ".repeat(width as usize - filled),
-                    args.playouts
-                );
-                let _ = std::io::stderr().flush();
+                show_progress(done.load(Ordering::Relaxed), args.playouts);
                 std::thread::sleep(std::time::Duration::from_millis(100));
             }
             err!("\r{}\r", " ".repeat(60));
@@ -135,67 +155,86 @@ pub fn run(args: Args) -> i32 {
             total.add(h.join().expect("a playout thread panicked")?);
         }
         Ok(total)
-    });
-    let seconds = started.elapsed().as_secs_f64();
-    let total = match result {
-        Ok(t) => t,
-        Err(e) => {
-            errln!("{}: error: {e}", args.game.file.display());
-            return EXIT_INVALID;
-        }
-    };
-    if let Some(e) = &total.first_bad {
-        errln!(
-            "{}: warning: {} playouts ended in a terminal state with malformed goals (left out of the means); the first: {e}",
-            args.game.file.display(),
-            total.bad_goals
-        );
-    }
-    let finished = (total.playouts - total.unfinished - total.bad_goals).max(1) as f64;
-    let per_sec = total.playouts as f64 / seconds.max(1e-9);
-    let mean_length = total.steps as f64 / total.playouts.max(1) as f64;
-    let roles: Vec<String> = (0..game.role_count()).map(|r| game.role_name(r)).collect();
-    let means: Vec<Option<f64>> = total
-        .goals
-        .iter()
-        .map(|g| g.map(|g| g as f64 / finished))
-        .collect();
-    if args.json {
-        let goals: Vec<String> = roles
+    })
+}
+
+fn show_progress(done: u64, all: u64) {
+    let width = 30;
+    let filled = (done * width / all.max(1)).min(width) as usize;
+    err!(
+        "\r[{}{}] {done}/{all}",
+        "#".repeat(filled),
+        " ".repeat(width as usize - filled)
+    );
+    let _ = std::io::stderr().flush();
+}
+
+/// The figures a benchmark prints.
+struct Report {
+    seconds: f64,
+    per_sec: f64,
+    mean_length: f64,
+    /// Per role: its name and mean goal (`None` for a goal-less chance role).
+    means: Vec<(String, Option<f64>)>,
+}
+
+impl Report {
+    fn new(game: &Game, total: &Totals, seconds: f64) -> Report {
+        let finished = (total.playouts - total.unfinished - total.bad_goals).max(1) as f64;
+        let means = total
+            .goals
             .iter()
-            .zip(&means)
+            .enumerate()
+            .map(|(r, g)| (game.role_name(r), g.map(|g| g as f64 / finished)))
+            .collect();
+        Report {
+            seconds,
+            per_sec: total.playouts as f64 / seconds.max(1e-9),
+            mean_length: total.steps as f64 / total.playouts.max(1) as f64,
+            means,
+        }
+    }
+
+    fn json(&self, total: &Totals) -> String {
+        let goals: Vec<String> = self
+            .means
+            .iter()
             .map(|(r, m)| match m {
                 Some(m) => format!("{}:{m:.4}", json_string(r)),
                 None => format!("{}:null", json_string(r)),
             })
             .collect();
-        outln!(
-            "{{\"playouts\":{},\"unfinished\":{},\"bad_goals\":{},\"seconds\":{seconds:.6},\"playouts_per_sec\":{per_sec:.2},\"mean_length\":{mean_length:.4},\"mean_goals\":{{{}}}}}",
+        format!(
+            "{{\"playouts\":{},\"unfinished\":{},\"bad_goals\":{},\"seconds\":{:.6},\"playouts_per_sec\":{:.2},\"mean_length\":{:.4},\"mean_goals\":{{{}}}}}",
             total.playouts,
             total.unfinished,
             total.bad_goals,
+            self.seconds,
+            self.per_sec,
+            self.mean_length,
             goals.join(",")
-        );
-    } else {
-        outln!(
-            "{} playouts in {seconds:.3} s: {per_sec:.1} playouts/s, mean length {mean_length:.2}",
-            total.playouts
+        )
+    }
+
+    fn text(&self, total: &Totals, max_steps: u32) -> String {
+        let mut out = format!(
+            "{} playouts in {:.3} s: {:.1} playouts/s, mean length {:.2}\n",
+            total.playouts, self.seconds, self.per_sec, self.mean_length
         );
         if total.unfinished > 0 {
-            outln!(
-                "{} playouts reached --max-steps {} unfinished",
-                total.unfinished,
-                args.max_steps
-            );
+            out.push_str(&format!(
+                "{} playouts reached --max-steps {max_steps} unfinished\n",
+                total.unfinished
+            ));
         }
-        for (r, m) in roles.iter().zip(&means) {
+        for (r, m) in &self.means {
             match m {
-                Some(m) => outln!("  mean goal {r}: {m:.2}"),
-                None => outln!("  mean goal {r}: none"),
+                Some(m) => out.push_str(&format!("  mean goal {r}: {m:.2}\n")),
+                None => out.push_str(&format!("  mean goal {r}: none\n")),
             }
         }
+        out
     }
-    EXIT_OK
 }
 
 /// A goal sum that becomes `None` once any playout gave the role no goal.

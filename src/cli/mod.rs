@@ -42,8 +42,12 @@ mod perft;
 mod play;
 mod repl;
 
+use crate::diag::{self, Diagnostic};
+use crate::load::Loaded;
+use crate::syntax::{Overrides, SourceMap, Syntax};
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
 #[command(
@@ -70,17 +74,24 @@ enum Command {
     Repl(repl::Args),
 }
 
-/// Options shared by every command that opens one game.
+/// Options of every command that opens games.
 #[derive(clap::Args, Clone, Debug)]
-pub struct GameArgs {
-    /// The game file (`.rules`, or `.kif`/`.gdl` for GDL in KIF syntax).
-    pub file: PathBuf,
+pub struct GameOptions {
     /// Read the file in this syntax whatever its extension.
     #[arg(long, value_enum)]
     pub syntax: Option<SyntaxArg>,
     /// Set a parameter of a native game: `--param NAME=VALUE`.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
+}
+
+/// The game file and options of a command that opens one game.
+#[derive(clap::Args, Clone, Debug)]
+pub struct GameArgs {
+    /// The game file (`.rules`, or `.kif`/`.gdl` for GDL in KIF syntax).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub options: GameOptions,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -92,6 +103,9 @@ pub enum SyntaxArg {
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_INVALID: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
+
+/// At most this many diagnostics are printed per file; the rest are counted.
+const MAX_SHOWN: usize = 100;
 
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
@@ -110,16 +124,16 @@ pub fn main() -> i32 {
     }
 }
 
-impl GameArgs {
-    pub fn syntax(&self) -> Option<crate::syntax::Syntax> {
+impl GameOptions {
+    pub fn syntax(&self) -> Option<Syntax> {
         self.syntax.map(|s| match s {
-            SyntaxArg::Kif => crate::syntax::Syntax::Kif,
-            SyntaxArg::Rules => crate::syntax::Syntax::Rules,
+            SyntaxArg::Kif => Syntax::Kif,
+            SyntaxArg::Rules => Syntax::Rules,
         })
     }
 
-    /// `--param NAME=VALUE` pairs; `Err` names the malformed one.
-    pub fn overrides(&self) -> Result<crate::syntax::Overrides, String> {
+    /// `--param NAME=VALUE` pairs, trimmed; `Err` names the malformed one.
+    pub fn overrides(&self) -> Result<Overrides, String> {
         self.params
             .iter()
             .map(|p| match p.split_once('=') {
@@ -130,51 +144,90 @@ impl GameArgs {
             })
             .collect()
     }
-}
 
-/// Whether diagnostics on stderr may use colour.
-pub fn stderr_color() -> bool {
-    use std::io::IsTerminal;
-    std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
-}
-
-/// Prints diagnostics on stderr.
-pub fn print_diagnostics(
-    diags: &[crate::diag::Diagnostic],
-    sources: &crate::syntax::SourceMap,
-    path: &std::path::Path,
-) {
-    let color = stderr_color();
-    for d in diags {
-        err!(
-            "{}",
-            crate::diag::render(d, sources, &path.display().to_string(), color)
-        );
-    }
-}
-
-/// Opens the game named on the command line, printing diagnostics; on
-/// failure returns the exit code to use.
-pub fn open_game(args: &GameArgs) -> Result<crate::load::Loaded, i32> {
-    let overrides = match args.overrides() {
-        Ok(o) => o,
-        Err(bad) => {
+    /// The overrides, or the usage error printed.
+    fn overrides_or_usage(&self) -> Result<Overrides, i32> {
+        self.overrides().map_err(|bad| {
             errln!("error: --param takes NAME=VALUE, not `{bad}`");
-            return Err(EXIT_USAGE);
-        }
-    };
-    if !args.file.is_file() {
-        errln!("error: cannot read {}: no such file", args.file.display());
-        return Err(EXIT_USAGE);
+            EXIT_USAGE
+        })
     }
-    match crate::load::open(&args.file, args.syntax(), &overrides) {
+}
+
+/// A seed for when none is given.
+pub fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (std::process::id() as u64).rotate_left(32)
+}
+
+/// Whether output to `stream` may use colour: on a terminal, unless
+/// `NO_COLOR` is set to something (see no-color.org). Every command asks
+/// this, and only this.
+pub fn use_color(stream: &impl IsTerminal) -> bool {
+    stream.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Prints diagnostics on stderr, at most [`MAX_SHOWN`]; `omitted` more were
+/// found but not kept.
+fn print_diagnostics(diags: &[Diagnostic], omitted: usize, sources: &SourceMap, path: &Path) {
+    if diags.is_empty() {
+        return;
+    }
+    let color = use_color(&std::io::stderr());
+    let fallback = path.display().to_string();
+    let mut text = String::new();
+    for d in diags.iter().take(MAX_SHOWN) {
+        text.push_str(&diag::render(d, sources, &fallback, color));
+    }
+    let hidden = diags.len().saturating_sub(MAX_SHOWN) + omitted;
+    if hidden > 0 {
+        text.push_str(&format!(
+            "{fallback}: {hidden} more diagnostics not shown\n"
+        ));
+    }
+    err!("{text}");
+}
+
+/// A file that cannot be opened is an I/O error (exit 2), not an invalid
+/// game; the loader reports anything past opening as a diagnostic.
+fn readable(path: &Path) -> Result<(), i32> {
+    let openable = std::fs::metadata(path).and_then(|m| {
+        if m.is_dir() {
+            Err(std::io::Error::other("is a directory"))
+        } else {
+            std::fs::File::open(path).map(drop)
+        }
+    });
+    openable.map_err(|e| {
+        let why = match e.kind() {
+            std::io::ErrorKind::NotFound => "no such file".to_string(),
+            _ => e.to_string(),
+        };
+        errln!("error: cannot read {}: {why}", path.display());
+        EXIT_USAGE
+    })
+}
+
+/// Opens a game file the way every command does, printing its diagnostics
+/// (warnings too); on failure returns the exit code to use.
+fn open_file(path: &Path, options: &GameOptions, overrides: &Overrides) -> Result<Loaded, i32> {
+    readable(path)?;
+    match crate::load::open(path, options.syntax(), overrides) {
         Ok(loaded) => {
-            print_diagnostics(&loaded.warnings, &loaded.sources, &args.file);
+            print_diagnostics(&loaded.warnings, loaded.omitted, &loaded.sources, path);
             Ok(loaded)
         }
         Err(failed) => {
-            print_diagnostics(&failed.diagnostics, &failed.sources, &args.file);
+            print_diagnostics(&failed.diagnostics, failed.omitted, &failed.sources, path);
             Err(EXIT_INVALID)
         }
     }
+}
+
+/// Opens the game named on the command line (see [`open_file`]).
+pub fn open_game(args: &GameArgs) -> Result<Loaded, i32> {
+    let overrides = args.options.overrides_or_usage()?;
+    open_file(&args.file, &args.options, &overrides)
 }

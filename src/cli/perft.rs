@@ -43,7 +43,11 @@ pub fn run(args: Args) -> i32 {
             EXIT_OK
         }
         Err(e) => {
-            errln!("{}: error: {e}", args.game.file.display());
+            errln!(
+                "{}: error: {}",
+                args.game.file.display(),
+                crate::front::engine_error(&loaded.game, &e)
+            );
             EXIT_INVALID
         }
     }

@@ -6,12 +6,13 @@
 //! goals at the end. Random agents by default; nature (`random`) always
 //! throws by weight. A human agent types moves on standard input, by number
 //! or text; a move that is not legal is refused with the legal ones, and
-//! asked again. Moves are read, boards drawn and random moves chosen by the
-//! same code as the REPL's.
+//! asked again. Moves are read, positions shown and agents chosen by the
+//! front end the REPL uses too ([`crate::front`]).
 
-use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, open_game};
+use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, clock_seed, open_game, use_color};
+use crate::engine::{Game, Machine, State};
+use crate::front::{Agent, engine_error, parse, view};
 use crate::render::{self, Style};
-use crate::repl::{parse, random_move, view};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::io::{BufRead, IsTerminal, Write};
@@ -36,67 +37,20 @@ pub struct Args {
     pub from: Option<std::path::PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Agent {
-    Random,
-    First,
-    Human,
-}
-
-impl Agent {
-    fn name(self) -> &'static str {
-        match self {
-            Agent::Random => "random",
-            Agent::First => "first",
-            Agent::Human => "human",
-        }
-    }
-}
-
 pub fn run(args: Args) -> i32 {
     let loaded = match open_game(&args.game) {
         Ok(l) => l,
         Err(code) => return code,
     };
     let game = &loaded.game;
-    let n = game.role_count();
-    let names: Vec<String> = (0..n).map(|r| game.role_name(r)).collect();
-    let mut agents = vec![Agent::Random; n];
-    for a in &args.agents {
-        let Some((role, kind)) = a.split_once('=') else {
-            errln!("error: --agent takes ROLE=random|first|human, not `{a}`");
-            return EXIT_USAGE;
-        };
-        let Some(r) = names.iter().position(|n| n == role.trim()) else {
-            errln!(
-                "error: --agent {a}: there is no role `{}`; the roles are {}",
-                role.trim(),
-                names.join(", ")
-            );
-            return EXIT_USAGE;
-        };
-        if Some(r) == game.random_role() {
-            errln!("error: --agent {a}: `{role}` is nature, which always throws by weight");
+    let agents = match agents(game, &args.agents) {
+        Ok(a) => a,
+        Err(message) => {
+            errln!("error: {message}");
             return EXIT_USAGE;
         }
-        agents[r] = match kind.trim() {
-            "random" => Agent::Random,
-            "first" => Agent::First,
-            "human" => Agent::Human,
-            other => {
-                errln!("error: --agent {a}: `{other}` is not an agent (random, first, human)");
-                return EXIT_USAGE;
-            }
-        };
-    }
-    let seed = args.seed.unwrap_or_else(super::repl::clock_seed);
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let style = Style {
-        color: std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal(),
-        compact: true,
     };
-    let board = game.meta.board.is_some();
-    let mut state = match &args.from {
+    let state = match &args.from {
         Some(path) => match parse::state_file(game, path) {
             Ok(s) => s,
             Err(e) => {
@@ -106,75 +60,137 @@ pub fn run(args: Args) -> i32 {
         },
         None => game.initial(),
     };
+    let seed = args.seed.unwrap_or_else(clock_seed);
     let title = game
         .meta
         .title
         .clone()
         .unwrap_or_else(|| args.game.file.display().to_string());
-    let who: Vec<String> = (0..n)
+    let who: Vec<String> = (0..game.role_count())
         .filter(|&r| Some(r) != game.random_role())
-        .map(|r| format!("{} {}", names[r], agents[r].name()))
+        .map(|r| format!("{} {}", game.role_name(r), agents[r].name()))
         .collect();
     outln!("{title}: {}; seed {seed}", who.join(", "));
-    if board {
-        out!("{}", render::state(game, &state, style));
-    }
-    let mut m = game.machine();
-    let mut stdin = std::io::stdin().lock();
-    let mut step: u64 = 0;
-    loop {
-        m.set_state(&state);
-        if m.is_terminal() {
-            out!(
-                "game over after {}; {}",
-                view::steps(step as usize),
-                view::goals(&mut m)
+    let mut table = Table {
+        game,
+        agents,
+        rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+        style: Style {
+            color: use_color(&std::io::stdout()),
+            compact: true,
+        },
+    };
+    match table.play(state, args.max_steps) {
+        Ok(()) => EXIT_OK,
+        Err(Stop::InputEnded(role)) => {
+            errln!("error: input ended before {} moved", game.role_name(role));
+            EXIT_USAGE
+        }
+        Err(Stop::Misbehaved(e)) => {
+            errln!(
+                "{}: error: {}",
+                args.game.file.display(),
+                engine_error(game, &e)
             );
-            return EXIT_OK;
-        }
-        if args.max_steps.is_some_and(|max| step >= max) {
-            outln!("stopped after {} (--max-steps)", view::steps(step as usize));
-            return EXIT_OK;
-        }
-        if let Err(e) = m.check_playable() {
-            errln!("{}: error: {e}", args.game.file.display());
-            return EXIT_INVALID;
-        }
-        let mut joint = Vec::with_capacity(n);
-        for r in 0..n {
-            let legal = m.legal(r);
-            let mv = match agents[r] {
-                _ if legal.len() == 1 => Ok(legal[0]),
-                Agent::First if Some(r) != game.random_role() => Ok(legal[0]),
-                Agent::Human => match ask(&m, r, &mut stdin) {
-                    Some(mv) => Ok(mv),
-                    None => {
-                        errln!("error: input ended before {} moved", names[r]);
-                        return EXIT_USAGE;
-                    }
-                },
-                _ => random_move(&m, r, &mut rng),
-            };
-            match mv {
-                Ok(mv) => joint.push(mv),
-                Err(e) => {
-                    errln!("{}: error: {e}", args.game.file.display());
-                    return EXIT_INVALID;
-                }
-            }
-        }
-        step += 1;
-        outln!("{step}. {}", view::joint(game, &joint));
-        state = m.next(&joint);
-        if board {
-            out!("{}", render::state(game, &state, style));
+            EXIT_INVALID
         }
     }
 }
 
+/// Each role's agent from `--agent ROLE=KIND` options (random by default);
+/// `Err` says what is wrong with one.
+fn agents(game: &Game, specs: &[String]) -> Result<Vec<Agent>, String> {
+    let names: Vec<String> = (0..game.role_count()).map(|r| game.role_name(r)).collect();
+    let mut agents = vec![Agent::Random; names.len()];
+    for a in specs {
+        let Some((role, kind)) = a.split_once('=') else {
+            return Err(format!("--agent takes ROLE=random|first|human, not `{a}`"));
+        };
+        let Some(r) = names.iter().position(|n| n == role.trim()) else {
+            return Err(format!(
+                "--agent {a}: there is no role `{}`; the roles are {}",
+                role.trim(),
+                names.join(", ")
+            ));
+        };
+        if Some(r) == game.random_role() {
+            return Err(format!(
+                "--agent {a}: `{role}` is nature, which always throws by weight"
+            ));
+        }
+        agents[r] = Agent::from_name(kind.trim()).ok_or_else(|| {
+            format!(
+                "--agent {a}: `{}` is not an agent (random, first, human)",
+                kind.trim()
+            )
+        })?;
+    }
+    Ok(agents)
+}
+
+/// Why a game stopped before its end.
+enum Stop {
+    /// Standard input ended before this role's human moved.
+    InputEnded(usize),
+    /// The game description misbehaved.
+    Misbehaved(crate::engine::EngineError),
+}
+
+/// One game being played: the agents and what they need.
+struct Table<'g> {
+    game: &'g Game,
+    agents: Vec<Agent>,
+    rng: Xoshiro256PlusPlus,
+    style: Style,
+}
+
+impl Table<'_> {
+    /// Plays from `state` to the end (or `max_steps` steps), printing each
+    /// joint move, the board where the game declares one, and the outcome.
+    fn play(&mut self, mut state: State, max_steps: Option<u64>) -> Result<(), Stop> {
+        let game = self.game;
+        let board = game.meta.board.is_some();
+        if board {
+            out!("{}", render::state(game, &state, self.style));
+        }
+        let mut m = game.machine();
+        let mut step: u64 = 0;
+        loop {
+            m.set_state(&state);
+            if m.is_terminal() {
+                let steps = view::steps(step as usize);
+                out!("game over after {steps}; {}", view::goals(&mut m));
+                return Ok(());
+            }
+            if max_steps.is_some_and(|max| step >= max) {
+                outln!("stopped after {} (--max-steps)", view::steps(step as usize));
+                return Ok(());
+            }
+            m.check_playable().map_err(Stop::Misbehaved)?;
+            let joint = self.joint(&m)?;
+            step += 1;
+            outln!("{step}. {}", view::joint(game, &joint));
+            state = m.next(&joint);
+            if board {
+                out!("{}", render::state(game, &state, self.style));
+            }
+        }
+    }
+
+    /// Every role's move in the loaded state, in role order.
+    fn joint(&mut self, m: &Machine) -> Result<Vec<u32>, Stop> {
+        let mut stdin = std::io::stdin().lock();
+        (0..self.game.role_count())
+            .map(|r| match self.agents[r].pick(m, r, &mut self.rng) {
+                Some(mv) => mv.map_err(Stop::Misbehaved),
+                None => ask(m, r, &mut stdin).ok_or(Stop::InputEnded(r)),
+            })
+            .collect()
+    }
+}
 /// Asks a human for a role's move until a legal one comes; `None` at the
 /// end of input.
-fn ask(m: &crate::engine::Machine, role: usize, input: &mut impl BufRead) -> Option<u32> {
+fn ask(m: &Machine, role: usize, input: &mut impl BufRead) -> Option<u32> {
     let game = m.game();
     out!("{}", view::role_moves(m, role));
     loop {

@@ -5,7 +5,7 @@
 //! line, Ctrl-D quits. On a pipe: one command per line, no prompt, no
 //! colour. The exit code is 0 unless some command failed.
 
-use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, open_game};
+use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, clock_seed, open_game, use_color};
 use crate::repl::complete::{Completion, Words};
 use crate::repl::{Origin, Reply, Session};
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
@@ -33,32 +33,23 @@ pub fn run(args: Args) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let Ok(params) = args.game.overrides() else {
+    let Ok(params) = args.game.options.overrides() else {
         return EXIT_USAGE;
     };
     let origin = Origin {
         path: args.game.file.clone(),
-        syntax: args.game.syntax(),
+        syntax: args.game.options.syntax(),
         params,
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut session = Session::new(loaded.game, origin, seed);
     let failed = if std::io::stdin().is_terminal() {
-        session
-            .set_color(std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal());
+        session.set_color(use_color(&std::io::stdout()));
         interactive(&mut session)
     } else {
         piped(&mut session)
     };
     if failed { EXIT_INVALID } else { EXIT_OK }
-}
-
-/// A seed for when none is given.
-pub fn clock_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    nanos ^ (std::process::id() as u64).rotate_left(32)
 }
 
 /// Prints a reply: text on stdout, errors on stderr.

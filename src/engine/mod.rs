@@ -11,9 +11,7 @@ mod compile;
 pub mod perft;
 
 use crate::diag::Diagnostic;
-use crate::ground::{
-    self, AtomId, GTerm, Ground, GroundAtom, GroundStats, Limits, TermId, TermTable,
-};
+use crate::ground::{self, AtomId, Ground, GroundAtom, GroundStats, Limits, TermId, TermTable};
 use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
 use compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 use rand::{Rng, RngExt};
@@ -45,34 +43,48 @@ impl State {
 }
 
 /// An error while playing: the game description misbehaves in some state.
+/// It names roles and moves by index and carries the state; a front end
+/// prints them with the game's names (`front::engine_error`).
 #[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
 pub enum EngineError {
-    #[error("role {role} has no legal move in a non-terminal state\n  state: {state}")]
-    NoLegalMove { role: String, state: String },
-    #[error("role {role} has no goal in a terminal state\n  state: {state}")]
-    NoGoal { role: String, state: String },
-    #[error("role {role} has several goals ({values}) in one state\n  state: {state}")]
+    #[error("role {role} has no legal move in a non-terminal state")]
+    NoLegalMove { role: usize, state: State },
+    #[error("role {role} has no goal in a terminal state")]
+    NoGoal { role: usize, state: State },
+    #[error("role {role} has several goals ({}) in one state", joined(values))]
     SeveralGoals {
-        role: String,
-        values: String,
-        state: String,
+        role: usize,
+        values: Vec<i64>,
+        state: State,
     },
-    #[error("goal {value} of role {role} is outside 0..100\n  state: {state}")]
+    #[error("goal {value} of role {role} is outside 0..100")]
     GoalRange {
-        role: String,
+        role: usize,
         value: i64,
-        state: String,
+        state: State,
     },
+    /// `mv` is a move of the chance role; `weights` are every weight that
+    /// holds for it (none positive, or more than one).
     #[error(
-        "the weight of chance move {mv} is {weight}, not a single positive integer\n  state: {state}"
+        "the weight of chance move {mv} is {}, not a single positive integer",
+        joined(weights)
     )]
     BadWeight {
-        mv: String,
-        weight: String,
-        state: String,
+        mv: u32,
+        weights: Vec<i64>,
+        state: State,
     },
-    #[error("`{mv}` is not a legal move of role {role}")]
-    IllegalMove { role: String, mv: String },
+    #[error("move {mv} is not a legal move of role {role}")]
+    IllegalMove { role: usize, mv: u32 },
+}
+
+/// Numbers as `1, 2, 3`.
+pub fn joined(values: &[i64]) -> String {
+    values
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A compiled game. It keeps what the ground program names (symbols,
@@ -243,18 +255,7 @@ impl Game {
     /// The id of a ground term typed by a user, if this game knows it.
     /// `symbols` must be this game's symbols, possibly extended by parsing.
     pub fn term_id(&self, term: &Term) -> Option<TermId> {
-        let g = match &term.kind {
-            TermKind::Const(s) => GTerm::Sym(*s),
-            TermKind::Int(i) => GTerm::Int(*i),
-            TermKind::App(f, args) => GTerm::App(
-                *f,
-                args.iter()
-                    .map(|a| self.term_id(a))
-                    .collect::<Option<Box<[TermId]>>>()?,
-            ),
-            TermKind::Var(_) | TermKind::Arith(..) => return None,
-        };
-        self.terms.get(&g)
+        self.terms.lookup(term, &[])
     }
 
     pub fn machine(&self) -> Machine<'_> {
@@ -406,15 +407,9 @@ impl<'g> Machine<'g> {
             (None, _) => Ok(1),
             (Some(w), None) if w > 0 => Ok(w as u64),
             (first, second) => Err(EngineError::BadWeight {
-                mv: self.game.show_move(self.game.net.random.unwrap_or(0), mv),
-                weight: first
-                    .into_iter()
-                    .chain(second)
-                    .chain(held)
-                    .map(|w| w.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                state: self.game.show_state(&self.state),
+                mv,
+                weights: first.into_iter().chain(second).chain(held).collect(),
+                state: self.state.clone(),
             }),
         }
     }
@@ -431,8 +426,7 @@ impl<'g> Machine<'g> {
                 .iter()
                 .filter(|(s, _)| self.vals[*s as usize])
                 .map(|(_, v)| *v);
-            let state = || self.game.show_state(&self.state);
-            let name = || self.game.role_name(r);
+            let state = || self.state.clone();
             let v = match (values.next(), values.next()) {
                 (None, _) if Some(r) == net.random => {
                     out.push(None);
@@ -440,27 +434,22 @@ impl<'g> Machine<'g> {
                 }
                 (None, _) => {
                     return Err(EngineError::NoGoal {
-                        role: name(),
+                        role: r,
                         state: state(),
                     });
                 }
                 (Some(v), None) => v,
                 (Some(a), Some(b)) => {
-                    let rest: Vec<String> = [a, b]
-                        .into_iter()
-                        .chain(values)
-                        .map(|v| v.to_string())
-                        .collect();
                     return Err(EngineError::SeveralGoals {
-                        role: name(),
-                        values: rest.join(", "),
+                        role: r,
+                        values: [a, b].into_iter().chain(values).collect(),
                         state: state(),
                     });
                 }
             };
             if !(0..=100).contains(&v) {
                 return Err(EngineError::GoalRange {
-                    role: name(),
+                    role: r,
                     value: v,
                     state: state(),
                 });
@@ -475,8 +464,8 @@ impl<'g> Machine<'g> {
         for r in 0..self.legal.len() {
             if self.legal[r].is_empty() {
                 return Err(EngineError::NoLegalMove {
-                    role: self.game.role_name(r),
-                    state: self.game.show_state(&self.state),
+                    role: r,
+                    state: self.state.clone(),
                 });
             }
         }
@@ -546,33 +535,43 @@ impl<'g> Machine<'g> {
         out
     }
 
-    /// Picks a random legal move for every role (the chance role by weight)
-    /// into the machine's joint-move buffer.
-    fn pick_random<R: Rng>(&mut self, rng: &mut R) -> Result<(), EngineError> {
-        for r in 0..self.legal.len() {
-            let legal = &self.legal[r];
-            if legal.is_empty() {
-                return self.check_playable();
-            }
-            self.joint[r] = if Some(r) == self.game.net.random {
+    /// A random legal move of one role in the loaded state: uniform for a
+    /// player, by weight for the chance role. A role with one legal move
+    /// draws nothing from `rng` (its weight is still checked).
+    pub fn random_move<R: Rng>(&self, role: usize, rng: &mut R) -> Result<u32, EngineError> {
+        let legal = &self.legal[role];
+        let chance = Some(role) == self.game.net.random;
+        match legal[..] {
+            [] => Err(EngineError::NoLegalMove {
+                role,
+                state: self.state.clone(),
+            }),
+            [only] if chance => self.weight(only).map(|_| only),
+            [only] => Ok(only),
+            _ if chance => {
                 let mut total = 0u64;
                 for &m in legal {
                     total += self.weight(m)?;
                 }
                 let mut x = rng.random_range(0..total);
-                let mut pick = legal[legal.len() - 1];
                 for &m in legal {
                     let w = self.weight(m)?;
                     if x < w {
-                        pick = m;
-                        break;
+                        return Ok(m);
                     }
                     x -= w;
                 }
-                pick
-            } else {
-                legal[rng.random_range(0..legal.len())]
-            };
+                Ok(legal[legal.len() - 1])
+            }
+            _ => Ok(legal[rng.random_range(0..legal.len())]),
+        }
+    }
+
+    /// Picks a random legal move for every role, in role order, into the
+    /// machine's joint-move buffer.
+    fn pick_random<R: Rng>(&mut self, rng: &mut R) -> Result<(), EngineError> {
+        for r in 0..self.legal.len() {
+            self.joint[r] = self.random_move(r, rng)?;
         }
         Ok(())
     }

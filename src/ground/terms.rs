@@ -80,6 +80,27 @@ impl TermTable {
         self.terms.is_empty()
     }
 
+    /// The id of the ground term a written term denotes, its variables
+    /// taken from `env`; `None` if a variable is unbound, the term holds
+    /// arithmetic, or the game never made that term. The inverse of
+    /// [`TermTable::matches`]: together they are the one bridge from written
+    /// terms to ground ones.
+    pub fn lookup(&self, term: &Term, env: &[(Sym, TermId)]) -> Option<TermId> {
+        let g = match &term.kind {
+            TermKind::Var(v) => return env.iter().find(|(w, _)| w == v).map(|(_, t)| *t),
+            TermKind::Const(s) => GTerm::Sym(*s),
+            TermKind::Int(i) => GTerm::Int(*i),
+            TermKind::App(f, args) => GTerm::App(
+                *f,
+                args.iter()
+                    .map(|a| self.lookup(a, env))
+                    .collect::<Option<Box<[TermId]>>>()?,
+            ),
+            TermKind::Arith(..) => return None,
+        };
+        self.get(&g)
+    }
+
     /// Matches a pattern with variables (as a user typed it, or a board's
     /// piece pattern) against a ground term, binding variables in `env`.
     pub fn matches(&self, pattern: &Term, t: TermId, env: &mut Vec<(Sym, TermId)>) -> bool {

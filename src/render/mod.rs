@@ -11,7 +11,7 @@
 //! never looks at the terminal.
 
 use crate::engine::{Game, State};
-use crate::ground::{GTerm, TermId, TermTable};
+use crate::ground::TermId;
 use crate::syntax::{BoardView, Sym, Syntax, Term, TermKind};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -87,34 +87,11 @@ pub fn wrap(items: &[String], width: usize) -> String {
     out
 }
 
-/// A board drawn cell by cell on its screen grid.
+/// A board drawn cell by cell on its screen grid: column labels, one line
+/// per screen row, the legend of marks, then the facts no pattern drew.
 pub fn board(game: &Game, view: &BoardView, state: &State, style: Style) -> String {
-    let paint = |code: &'static str| if style.color { code } else { "" };
     let facts = game.facts(state);
-    let mut by_name: HashMap<TermId, usize> = HashMap::new();
-    for (i, c) in view.cells.iter().enumerate() {
-        if let Some(id) = game.term_id(&c.name) {
-            by_name.entry(id).or_insert(i);
-        }
-    }
-    // Glyphs per cell, and which facts some pattern drew.
-    let mut glyphs: Vec<Vec<String>> = vec![Vec::new(); view.cells.len()];
-    let mut drawn = vec![false; facts.len()];
-    for piece in &view.pieces {
-        for (i, &fact) in facts.iter().enumerate() {
-            let mut env = Vec::new();
-            if !game.terms.matches(&piece.fact, fact, &mut env) {
-                continue;
-            }
-            let Some(cell) = build(&piece.cell, &env, &game.terms) else {
-                continue;
-            };
-            if let Some(&c) = by_name.get(&cell) {
-                glyphs[c].push(show_pattern(game, &piece.glyph, &env));
-                drawn[i] = true;
-            }
-        }
-    }
+    let (glyphs, drawn) = place_pieces(game, view, &facts);
     let contents: Vec<String> = glyphs.iter().map(|g| stack(g)).collect();
     let slot = contents
         .iter()
@@ -122,82 +99,25 @@ pub fn board(game: &Game, view: &BoardView, state: &State, style: Style) -> Stri
         .max()
         .unwrap_or(1)
         .max(1);
-
-    // Marks in order of first use; a cell shows its first mark's brackets.
-    let mut marks: Vec<Sym> = Vec::new();
-    for c in &view.cells {
-        for m in &c.marks {
-            if !marks.contains(m) {
-                marks.push(*m);
-            }
-        }
-    }
     let (cols, rows) = labels(game, view);
-    let label_w = rows.iter().flatten().map(|l| l.chars().count()).max();
-    let width = view.width as usize;
-    let height = view.height as usize;
-    let mut grid: Vec<Option<usize>> = vec![None; width * height];
-    for (i, c) in view.cells.iter().enumerate() {
-        let (x, y) = (c.col as usize, c.row as usize);
-        if x < width && y < height && grid[y * width + x].is_none() {
-            grid[y * width + x] = Some(i);
-        }
-    }
-
+    let sheet = Sheet {
+        view,
+        style,
+        contents,
+        slot,
+        marks: marks(view),
+        label_w: rows.iter().flatten().map(|l| l.chars().count()).max(),
+    };
     let mut out = String::new();
-    let margin = label_w.map_or(0, |w| w + 1);
     if let Some(cols) = &cols {
-        let mut line = " ".repeat(margin);
-        // A label may use the cell's bracket columns too, so "10" stays
-        // over a one-character cell.
-        let cell_w = slot + 2;
-        for l in cols {
-            let l = l.as_deref().unwrap_or("");
-            let _ = write!(line, "{l:^cell_w$}");
-        }
-        let _ = writeln!(out, "{}{}{}", paint(DIM), line.trim_end(), paint(RESET));
+        out.push_str(&sheet.column_labels(cols));
     }
-    for y in 0..height {
-        let mut line = String::new();
-        if let Some(w) = label_w {
-            let l = rows[y].as_deref().unwrap_or("");
-            let _ = write!(line, "{}{l:>w$}{} ", paint(DIM), paint(RESET));
-        }
-        for x in 0..width {
-            let Some(i) = grid[y * width + x] else {
-                line.push_str(&" ".repeat(slot + 2));
-                continue;
-            };
-            let cell = &view.cells[i];
-            let (open, close) = cell
-                .marks
-                .iter()
-                .filter_map(|m| marks.iter().position(|n| n == m))
-                .min()
-                .map_or((' ', ' '), |k| BRACKETS[k % BRACKETS.len()]);
-            let body = if contents[i].is_empty() {
-                format!("{}{:^slot$}{}", paint(DIM), "·", paint(RESET))
-            } else {
-                let c = &contents[i];
-                format!("{}{c:^slot$}{}", paint(color_of(c)), paint(RESET))
-            };
-            if open == ' ' {
-                let _ = write!(line, " {body} ");
-            } else {
-                let _ = write!(
-                    line,
-                    "{}{open}{}{body}{}{close}{}",
-                    paint(DIM),
-                    paint(RESET),
-                    paint(DIM),
-                    paint(RESET)
-                );
-            }
-        }
-        let _ = writeln!(out, "{}", line.trim_end());
+    for (y, label) in rows.iter().enumerate() {
+        out.push_str(&sheet.row(y, label.as_deref()));
     }
-    if !marks.is_empty() {
-        let legend: Vec<String> = marks
+    if !sheet.marks.is_empty() {
+        let legend: Vec<String> = sheet
+            .marks
             .iter()
             .enumerate()
             .map(|(k, m)| {
@@ -217,6 +137,125 @@ pub fn board(game: &Game, view: &BoardView, state: &State, style: Style) -> Stri
         out.push_str(&wrap(&rest, WIDTH));
     }
     out
+}
+
+/// The glyphs each cell shows (by cell index) and which facts some piece
+/// pattern drew.
+fn place_pieces(game: &Game, view: &BoardView, facts: &[TermId]) -> (Vec<Vec<String>>, Vec<bool>) {
+    let mut by_name: HashMap<TermId, usize> = HashMap::new();
+    for (i, c) in view.cells.iter().enumerate() {
+        if let Some(id) = game.term_id(&c.name) {
+            by_name.entry(id).or_insert(i);
+        }
+    }
+    let mut glyphs: Vec<Vec<String>> = vec![Vec::new(); view.cells.len()];
+    let mut drawn = vec![false; facts.len()];
+    for piece in &view.pieces {
+        for (i, &fact) in facts.iter().enumerate() {
+            let mut env = Vec::new();
+            if !game.terms.matches(&piece.fact, fact, &mut env) {
+                continue;
+            }
+            let cell = game.terms.lookup(&piece.cell, &env);
+            if let Some(&c) = cell.and_then(|cell| by_name.get(&cell)) {
+                glyphs[c].push(show_pattern(game, &piece.glyph, &env));
+                drawn[i] = true;
+            }
+        }
+    }
+    (glyphs, drawn)
+}
+
+/// Marks in order of first use; a cell shows its first mark's brackets.
+fn marks(view: &BoardView) -> Vec<Sym> {
+    let mut marks: Vec<Sym> = Vec::new();
+    for c in &view.cells {
+        for m in &c.marks {
+            if !marks.contains(m) {
+                marks.push(*m);
+            }
+        }
+    }
+    marks
+}
+
+/// What a board's lines are drawn from.
+struct Sheet<'v> {
+    view: &'v BoardView,
+    style: Style,
+    /// What each cell shows, by cell index.
+    contents: Vec<String>,
+    /// Width of a cell's contents.
+    slot: usize,
+    marks: Vec<Sym>,
+    /// Width of the row labels, if rows have labels.
+    label_w: Option<usize>,
+}
+
+impl Sheet<'_> {
+    fn paint(&self, code: &'static str) -> &'static str {
+        if self.style.color { code } else { "" }
+    }
+
+    /// The cell drawn at a screen position, the first declared there.
+    fn cell_at(&self, x: usize, y: usize) -> Option<usize> {
+        self.view
+            .cells
+            .iter()
+            .position(|c| c.col as usize == x && c.row as usize == y)
+    }
+
+    fn column_labels(&self, cols: &[Option<String>]) -> String {
+        let margin = self.label_w.map_or(0, |w| w + 1);
+        let mut line = " ".repeat(margin);
+        // A label may use the cell's bracket columns too, so "10" stays
+        // over a one-character cell.
+        let cell_w = self.slot + 2;
+        for l in cols {
+            let l = l.as_deref().unwrap_or("");
+            let _ = write!(line, "{l:^cell_w$}");
+        }
+        let (dim, reset) = (self.paint(DIM), self.paint(RESET));
+        format!("{dim}{}{reset}\n", line.trim_end())
+    }
+
+    fn row(&self, y: usize, label: Option<&str>) -> String {
+        let (dim, reset) = (self.paint(DIM), self.paint(RESET));
+        let mut line = String::new();
+        if let Some(w) = self.label_w {
+            let l = label.unwrap_or("");
+            let _ = write!(line, "{dim}{l:>w$}{reset} ");
+        }
+        for x in 0..self.view.width as usize {
+            match self.cell_at(x, y) {
+                Some(i) => line.push_str(&self.cell(i)),
+                None => line.push_str(&" ".repeat(self.slot + 2)),
+            }
+        }
+        format!("{}\n", line.trim_end())
+    }
+
+    /// One cell: its contents (a dot when empty) in its first mark's
+    /// brackets.
+    fn cell(&self, i: usize) -> String {
+        let (dim, reset) = (self.paint(DIM), self.paint(RESET));
+        let slot = self.slot;
+        let (open, close) = self.view.cells[i]
+            .marks
+            .iter()
+            .filter_map(|m| self.marks.iter().position(|n| n == m))
+            .min()
+            .map_or((' ', ' '), |k| BRACKETS[k % BRACKETS.len()]);
+        let body = match &self.contents[i] {
+            c if c.is_empty() => format!("{dim}{:^slot$}{reset}", "·"),
+            c => format!("{}{c:^slot$}{reset}", self.paint(color_of(c))),
+        };
+        if open == ' ' {
+            format!(" {body} ")
+        } else {
+            format!("{dim}{open}{reset}{body}{dim}{close}{reset}")
+        }
+    }
 }
 
 /// What one cell shows: its glyphs side by side, or one glyph and a count.
@@ -278,23 +317,6 @@ fn labels(game: &Game, view: &BoardView) -> (Labels, Vec<Option<String>>) {
         rows = vec![None; view.height as usize];
     }
     (cols, rows)
-}
-
-/// The ground term a pattern denotes under `env`, if the game knows it.
-fn build(p: &Term, env: &[(Sym, TermId)], terms: &TermTable) -> Option<TermId> {
-    let g = match &p.kind {
-        TermKind::Var(v) => return env.iter().find(|(w, _)| w == v).map(|(_, t)| *t),
-        TermKind::Const(s) => GTerm::Sym(*s),
-        TermKind::Int(i) => GTerm::Int(*i),
-        TermKind::App(f, args) => GTerm::App(
-            *f,
-            args.iter()
-                .map(|a| build(a, env, terms))
-                .collect::<Option<Box<[TermId]>>>()?,
-        ),
-        TermKind::Arith(..) => return None,
-    };
-    terms.get(&g)
 }
 
 /// A pattern printed with its variables replaced by their values.

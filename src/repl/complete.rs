@@ -6,48 +6,8 @@
 //! editor can hold it while the session is busy elsewhere.
 
 use super::Session;
-
-/// Command names, in the order `help` lists them.
-pub const COMMANDS: &[&str] = &[
-    "help",
-    "moves",
-    "play",
-    "roll",
-    "auto",
-    "undo",
-    "redo",
-    "history",
-    "board",
-    "state",
-    "query",
-    "set",
-    "load-state",
-    "goals",
-    "restart",
-    "save",
-    "load",
-    "quit",
-];
-
-/// The full name of a command or alias.
-pub fn canonical(word: &str) -> Option<&'static str> {
-    let full = match word {
-        "h" => "help",
-        "m" => "moves",
-        "p" => "play",
-        "r" => "roll",
-        "a" => "auto",
-        "u" => "undo",
-        "hist" => "history",
-        "b" | "view" => "board",
-        "s" => "state",
-        "?" | "?-" => "query",
-        "g" => "goals",
-        "q" | "exit" => "quit",
-        w => return COMMANDS.iter().find(|c| **c == w).copied(),
-    };
-    Some(full)
-}
+use super::commands::{COMMANDS, Operand, find};
+use crate::front::choosing;
 
 /// What to complete.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,7 +36,7 @@ impl Words {
         if m.is_terminal() {
             return Words::default();
         }
-        let choosing = super::choosing(&m);
+        let choosing = choosing(&m);
         let roles = (0..game.role_count())
             .map(|r| {
                 let moves = m.legal(r).iter().map(|&mv| game.show_move(r, mv)).collect();
@@ -92,11 +52,7 @@ impl Words {
         let pos = pos.min(line.len());
         let before = &line[..pos];
         let Some(cmd_end) = before.find(char::is_whitespace) else {
-            let mut c: Vec<String> = COMMANDS
-                .iter()
-                .filter(|c| c.starts_with(before))
-                .map(|c| c.to_string())
-                .collect();
+            let mut c = command_names(before);
             if !before.is_empty() {
                 c.extend(self.moves(before, false));
             }
@@ -105,15 +61,11 @@ impl Words {
         let cmd = &before[..cmd_end];
         let start = item_start(before, cmd_end);
         let frag = &before[start..];
-        let words = match canonical(cmd) {
-            Some("save" | "load" | "load-state") => return Completion::File,
-            Some("help") => COMMANDS
-                .iter()
-                .filter(|c| c.starts_with(frag))
-                .map(|c| c.to_string())
-                .collect(),
-            Some("play") => self.moves(frag, true),
-            Some("roll") => self
+        let words = match find(cmd).map_or(Operand::Nothing, |c| c.operand) {
+            Operand::File => return Completion::File,
+            Operand::Command => command_names(frag),
+            Operand::Moves => self.moves(frag, true),
+            Operand::Outcomes => self
                 .roles
                 .iter()
                 .filter(|r| r.2)
@@ -121,7 +73,7 @@ impl Words {
                 .filter(|m| m.starts_with(frag))
                 .cloned()
                 .collect(),
-            _ => Vec::new(),
+            Operand::Nothing => Vec::new(),
         };
         Completion::Words(start, words)
     }
@@ -159,6 +111,15 @@ impl Words {
         }
         out
     }
+}
+
+/// The command names starting with `prefix`, in table order.
+fn command_names(prefix: &str) -> Vec<String> {
+    COMMANDS
+        .iter()
+        .filter(|c| c.name.starts_with(prefix))
+        .map(|c| c.name.to_string())
+        .collect()
 }
 
 /// Where the item under the cursor starts: after the last whitespace outside

@@ -17,10 +17,51 @@
 //! running session changes then. Saving writes a temporary file beside the
 //! target and renames it, so no half-written transcript is ever left.
 
+use super::error::OpenError;
 use super::{Origin, Session};
 use crate::syntax::Syntax;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// Why a transcript cannot be replayed; `file` is the transcript, `line`
+/// counts from 1.
+#[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
+pub enum TranscriptError {
+    #[error("cannot read {file}: {message}")]
+    Read { file: String, message: String },
+    /// A header line after the first step.
+    #[error("{file}:{line}: expected a step (`play ...` or `set ...`), found `{text}`")]
+    NotAStep {
+        file: String,
+        line: usize,
+        text: String,
+    },
+    #[error("{file}:{line}: syntax is `kif` or `rules`")]
+    Syntax { file: String, line: usize },
+    #[error("{file}:{line}: expected `param NAME=VALUE`")]
+    Param { file: String, line: usize },
+    #[error("{file}:{line}: the seed is a whole number")]
+    Seed { file: String, line: usize },
+    /// A line no transcript has.
+    #[error("{file}:{line}: `{text}` is not part of a transcript (is {file} one?)")]
+    Foreign {
+        file: String,
+        line: usize,
+        text: String,
+    },
+    #[error("{file}: no `game FILE` line: not a tabula transcript")]
+    NoGame { file: String },
+    #[error("{file}: cannot open its game: {error}")]
+    Open { file: String, error: OpenError },
+    /// A step the game refuses now (it changed since the transcript).
+    #[error("{file}:{line}: step {step} no longer fits the game: {why}")]
+    Stale {
+        file: String,
+        line: usize,
+        step: usize,
+        why: String,
+    },
+}
 
 pub const HEADER: &str = "# tabula transcript";
 
@@ -72,17 +113,49 @@ pub fn save(path: &Path, text: &str) -> std::io::Result<()> {
     result
 }
 
+/// A transcript read but not yet replayed: where its game is, the seed,
+/// and its steps with their line numbers.
+struct Parsed<'t> {
+    origin: Origin,
+    seed: u64,
+    steps: Vec<(usize, &'t str)>,
+}
+
 /// Reads a transcript and replays it into a new session.
-pub fn replay(path: &Path) -> Result<Session, String> {
-    let file = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {file}: {e}"))?;
+pub fn replay(path: &Path) -> Result<Session, TranscriptError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| TranscriptError::Read {
+        file: file.clone(),
+        message: e.to_string(),
+    })?;
+    let parsed = parse(path, &file, &text)?;
+    let mut session =
+        Session::open(parsed.origin, parsed.seed).map_err(|error| TranscriptError::Open {
+            file: file.clone(),
+            error,
+        })?;
+    for (k, (line, step)) in parsed.steps.into_iter().enumerate() {
+        if let Err(e) = session.run(step) {
+            return Err(TranscriptError::Stale {
+                file,
+                line,
+                step: k + 1,
+                why: e.describe(session.game()),
+            });
+        }
+    }
+    Ok(session)
+}
+
+/// The header and steps of a transcript's text.
+fn parse<'t>(path: &Path, file: &str, text: &'t str) -> Result<Parsed<'t>, TranscriptError> {
     let mut game: Option<PathBuf> = None;
     let mut syntax = None;
     let mut params = Vec::new();
     let mut seed = None;
     let mut steps: Vec<(usize, &str)> = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let n = i + 1;
+        let (file, n) = (file.to_string(), i + 1);
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -90,9 +163,12 @@ pub fn replay(path: &Path) -> Result<Session, String> {
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         let rest = rest.trim();
         if !steps.is_empty() && !matches!(key, "play" | "set") {
-            return Err(format!(
-                "{file}:{n}: expected a step (`play ...` or `set ...`), found `{line}`"
-            ));
+            let text = line.to_string();
+            return Err(TranscriptError::NotAStep {
+                file,
+                line: n,
+                text,
+            });
         }
         match key {
             "game" if !rest.is_empty() => game = Some(PathBuf::from(rest)),
@@ -100,60 +176,55 @@ pub fn replay(path: &Path) -> Result<Session, String> {
                 syntax = Some(match rest {
                     "kif" => Syntax::Kif,
                     "rules" => Syntax::Rules,
-                    _ => return Err(format!("{file}:{n}: syntax is `kif` or `rules`")),
+                    _ => return Err(TranscriptError::Syntax { file, line: n }),
                 })
             }
             "param" => match rest.split_once('=') {
                 Some((k, v)) if !k.trim().is_empty() => {
                     params.push((k.trim().to_string(), v.trim().to_string()))
                 }
-                _ => return Err(format!("{file}:{n}: expected `param NAME=VALUE`")),
+                _ => return Err(TranscriptError::Param { file, line: n }),
             },
-            "seed" => {
-                seed = Some(
-                    rest.parse::<u64>()
-                        .map_err(|_| format!("{file}:{n}: the seed is a whole number"))?,
-                )
-            }
+            "seed" => match rest.parse::<u64>() {
+                Ok(s) => seed = Some(s),
+                Err(_) => return Err(TranscriptError::Seed { file, line: n }),
+            },
             "play" | "set" => steps.push((n, line)),
             _ => {
-                return Err(format!(
-                    "{file}:{n}: `{line}` is not part of a transcript (is {file} one?)"
-                ));
+                let text = line.to_string();
+                return Err(TranscriptError::Foreign {
+                    file,
+                    line: n,
+                    text,
+                });
             }
         }
     }
-    let Some(mut game) = game else {
-        return Err(format!(
-            "{file}: no `game FILE` line: not a tabula transcript"
-        ));
+    let Some(game) = game else {
+        let file = file.to_string();
+        return Err(TranscriptError::NoGame { file });
     };
-    // A relative game path is taken from the current folder, else from the
-    // transcript's folder.
-    if game.is_relative()
-        && !game.is_file()
-        && let Some(beside) = path.parent().map(|d| d.join(&game))
-        && beside.is_file()
-    {
-        game = beside;
-    }
     let origin = Origin {
-        path: game,
+        path: beside(path, game),
         syntax,
         params,
     };
-    let mut session = Session::open(origin, seed.unwrap_or(0))
-        .map_err(|e| format!("{file}: cannot open its game: {e}"))?;
-    for (k, (n, line)) in steps.into_iter().enumerate() {
-        let reply = session.execute(line);
-        if reply.failed {
-            let why = reply.text.trim_end();
-            let why = why.strip_prefix("error: ").unwrap_or(why);
-            return Err(format!(
-                "{file}:{n}: step {} no longer fits the game: {why}",
-                k + 1
-            ));
-        }
+    Ok(Parsed {
+        origin,
+        seed: seed.unwrap_or(0),
+        steps,
+    })
+}
+
+/// A relative game path is taken from the current folder, else from the
+/// transcript's folder.
+fn beside(transcript: &Path, game: PathBuf) -> PathBuf {
+    if game.is_relative()
+        && !game.is_file()
+        && let Some(near) = transcript.parent().map(|d| d.join(&game))
+        && near.is_file()
+    {
+        return near;
     }
-    Ok(session)
+    game
 }

@@ -5,10 +5,10 @@
 //! In: a [`Machine`] with a state loaded. Out: lines of text, each ending
 //! with a line break.
 
-use super::parse::count;
+use super::parse::count_of;
 use crate::engine::{Game, Machine};
 use crate::ground::GTerm;
-use crate::syntax::Syntax;
+use crate::syntax::{Sym, Term, TermKind};
 
 /// A joint move as `ROLE=MOVE ...`, every role (nature too), in role order:
 /// the form `play` reads back.
@@ -29,7 +29,7 @@ pub fn status(m: &mut Machine, step: usize) -> String {
         return format!("step {step}: game over; {}", goals(m));
     }
     if let Err(e) = m.check_playable() {
-        return format!("step {step}: error: {e}\n");
+        return format!("step {step}: error: {}\n", super::engine_error(game, &e));
     }
     let chance = game.random_role();
     let choosing = super::choosing(m);
@@ -55,7 +55,7 @@ pub fn status(m: &mut Machine, step: usize) -> String {
     let mut out = if who.is_empty() {
         format!(
             "step {step}: one joint move: {}; `play` makes it\n",
-            super::view::joint(
+            joint(
                 game,
                 &(0..game.role_count())
                     .map(|r| m.legal(r)[0])
@@ -159,17 +159,13 @@ pub fn goals(m: &mut Machine) -> String {
                     .collect();
                 format!("goals: {}\n", shown.join(", "))
             }
-            Err(e) => format!("goals: error: {e}\n"),
+            Err(e) => format!("goals: error: {}\n", super::engine_error(game, &e)),
         };
     }
-    let text = match game.syntax {
-        Syntax::Kif => "(goal ?r ?v)",
-        Syntax::Rules => "goal(R, V)",
+    let atoms = match game.symbols.get("goal") {
+        Some(goal) => m.query(&goal_pattern(game, goal)),
+        None => Vec::new(),
     };
-    let Ok(pattern) = super::parse::atom(game, text) else {
-        return "goals: none\n".to_string();
-    };
-    let atoms = m.query(&pattern);
     let mut per_role: Vec<Vec<String>> = vec![Vec::new(); game.role_count()];
     for a in atoms {
         let atom = game.atom(a);
@@ -200,7 +196,20 @@ pub fn goals(m: &mut Machine) -> String {
     format!("goals (not over yet): {}\n", shown.join(", "))
 }
 
-/// "3 steps" style counts, re-exported for the front ends.
+/// The pattern `goal(R, V)`: two variables that need only differ from each
+/// other and from the game's symbols.
+fn goal_pattern(game: &Game, goal: Sym) -> Term {
+    let var = |i: usize| {
+        let sym = Sym((game.symbols.len() + i) as u32);
+        Term::new(TermKind::Var(sym), Default::default())
+    };
+    Term::new(
+        TermKind::App(goal, vec![var(0), var(1)]),
+        Default::default(),
+    )
+}
+
+/// "3 steps" style counts.
 pub fn steps(n: usize) -> String {
-    count(n, "step")
+    count_of(n, "step")
 }

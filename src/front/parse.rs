@@ -1,14 +1,67 @@
 //! Reading what a person types: moves, outcomes, facts and queries, in the
 //! game's own syntax. Used by the REPL and by `tabula play`.
 //!
-//! In: a [`Game`] and text. Out: move indices, fact ids or terms, or one line
-//! saying what is wrong (with the legal alternatives where that helps).
+//! In: a [`Game`] and text. Out: move indices, fact ids or terms, or an
+//! [`InputError`] whose text is one line saying what is wrong (with the
+//! legal alternatives where that helps).
 //! Holds: the game's symbol table is never changed (text is parsed into a
 //! clone), so nothing a person types can alter the game.
 
 use crate::engine::{Game, State};
 use crate::ground::TermId;
 use crate::syntax::{self, Literal, SourceMap, Syntax, Term, TermKind};
+use std::path::{Path, PathBuf};
+
+/// Why typed text is not what was asked for.
+#[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
+pub enum InputError {
+    /// `play mark(1,`: the text does not parse; `column` where it breaks.
+    #[error("cannot read `{text}`{}: {message}", column.map_or(String::new(), |c| format!(" at column {c}")))]
+    Unreadable {
+        text: String,
+        column: Option<usize>,
+        message: String,
+    },
+    /// `query not p`: a query is one positive atom.
+    #[error("`{text}` is not an atom: a query asks for one relation, such as {example}")]
+    NotAnAtom { text: String, example: &'static str },
+    /// `play a=`: nothing where a move should be.
+    #[error("expected a move of {role}")]
+    NoMove { role: String },
+    /// `play 9` with fewer legal moves.
+    #[error("there is no {what} {number}: {role} has {} (1 to {count})", count_of(*count, if *what == "outcome" { "outcome" } else { "legal move" }))]
+    NoSuchNumber {
+        what: &'static str,
+        number: String,
+        role: String,
+        count: usize,
+    },
+    /// `roll 7` where nature cannot throw 7.
+    #[error("`{text}` is not a possible outcome here; possible: {possible}")]
+    NotAnOutcome { text: String, possible: String },
+    /// A move that is not legal for the role here.
+    #[error("`{text}` is not a legal move of {role}; legal: {legal}")]
+    NotLegal {
+        text: String,
+        role: String,
+        legal: String,
+    },
+    /// `set` with nothing after it.
+    #[error("no facts given")]
+    NoFacts,
+    /// A fact no state of the game can hold.
+    #[error("`{text}` is not a fact this game's states can hold")]
+    NotAStateFact { text: String },
+    /// A position file that cannot be read.
+    #[error("cannot read {}: {message}", path.display())]
+    CannotRead { path: PathBuf, message: String },
+    /// Something wrong inside a position file.
+    #[error("{}: {error}", path.display())]
+    InFile {
+        path: PathBuf,
+        error: Box<InputError>,
+    },
+}
 
 /// One item of a `play` line: `MOVE` or `ROLE=MOVE`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,7 +147,7 @@ pub fn items(text: &str) -> Vec<Item> {
 }
 
 /// Reads one term in the game's syntax.
-pub fn term(game: &Game, text: &str) -> Result<Term, String> {
+pub fn term(game: &Game, text: &str) -> Result<Term, InputError> {
     let mut sources = SourceMap::default();
     let file = sources.add("<input>", text);
     let mut symbols = game.symbols.clone();
@@ -103,7 +156,7 @@ pub fn term(game: &Game, text: &str) -> Result<Term, String> {
 }
 
 /// Reads one atom (a query pattern, variables allowed) in the game's syntax.
-pub fn atom(game: &Game, text: &str) -> Result<Term, String> {
+pub fn atom(game: &Game, text: &str) -> Result<Term, InputError> {
     let mut sources = SourceMap::default();
     let file = sources.add("<input>", text);
     let mut symbols = game.symbols.clone();
@@ -112,26 +165,28 @@ pub fn atom(game: &Game, text: &str) -> Result<Term, String> {
     match lit {
         Literal::Pos(a) if a.args.is_empty() => Ok(Term::new(TermKind::Const(a.rel), a.span)),
         Literal::Pos(a) => Ok(Term::new(TermKind::App(a.rel, a.args), a.span)),
-        _ => Err(format!(
-            "`{}` is not an atom: a query asks for one relation, such as {}",
-            text.trim(),
-            match game.syntax {
+        _ => Err(InputError::NotAnAtom {
+            text: text.trim().to_string(),
+            example: match game.syntax {
                 Syntax::Kif => "`(legal ?r ?m)`",
                 Syntax::Rules => "`legal(R, M)`",
-            }
-        )),
+            },
+        }),
     }
 }
 
-fn syntax_error(text: &str, d: &crate::diag::Diagnostic, sources: &SourceMap) -> String {
-    let at = match d.span {
+fn syntax_error(text: &str, d: &crate::diag::Diagnostic, sources: &SourceMap) -> InputError {
+    let column = match d.span {
         Some(span) if !text.trim().is_empty() => {
-            let (_, col) = sources.file(span.file).line_col(span.start as usize);
-            format!(" at column {col}")
+            Some(sources.file(span.file).line_col(span.start as usize).1)
         }
-        _ => String::new(),
+        _ => None,
     };
-    format!("cannot read `{}`{at}: {}", text.trim(), d.message)
+    InputError::Unreadable {
+        text: text.trim().to_string(),
+        column,
+        message: d.message.clone(),
+    }
 }
 
 /// The legal moves of a role, shown, joined, shortened if long.
@@ -151,12 +206,12 @@ pub fn alternatives(game: &Game, role: usize, legal: &[u32]) -> String {
 /// A role's choice among its legal moves, typed as the move's text or as
 /// its number (1-based) in the list of legal moves. Text equal to a legal
 /// move's wins over a number.
-pub fn choice(game: &Game, role: usize, legal: &[u32], text: &str) -> Result<u32, String> {
+pub fn choice(game: &Game, role: usize, legal: &[u32], text: &str) -> Result<u32, InputError> {
     let text = text.trim();
     let chance = game.random_role() == Some(role);
     let name = game.role_name(role);
     if text.is_empty() {
-        return Err(format!("expected a move of {name}"));
+        return Err(InputError::NoMove { role: name });
     }
     if let Some(&m) = legal.iter().find(|&&m| game.show_move(role, m) == text) {
         return Ok(m);
@@ -164,31 +219,32 @@ pub fn choice(game: &Game, role: usize, legal: &[u32], text: &str) -> Result<u32
     if text.chars().all(|c| c.is_ascii_digit()) {
         return match text.parse::<usize>() {
             Ok(n) if (1..=legal.len()).contains(&n) => Ok(legal[n - 1]),
-            _ => Err(format!(
-                "there is no {} {text}: {name} has {} (1 to {})",
-                if chance { "outcome" } else { "move" },
-                count(legal.len(), if chance { "outcome" } else { "legal move" }),
-                legal.len()
-            )),
+            _ => Err(InputError::NoSuchNumber {
+                what: if chance { "outcome" } else { "move" },
+                number: text.to_string(),
+                role: name,
+                count: legal.len(),
+            }),
         };
     }
     let t = term(game, text)?;
     let found = game.term_id(&t).and_then(|id| game.find_move(role, id));
     match found {
         Some(m) if legal.contains(&m) => Ok(m),
-        _ if chance => Err(format!(
-            "`{text}` is not a possible outcome here; possible: {}",
-            alternatives(game, role, legal)
-        )),
-        _ => Err(format!(
-            "`{text}` is not a legal move of {name}; legal: {}",
-            alternatives(game, role, legal)
-        )),
+        _ if chance => Err(InputError::NotAnOutcome {
+            text: text.to_string(),
+            possible: alternatives(game, role, legal),
+        }),
+        _ => Err(InputError::NotLegal {
+            text: text.to_string(),
+            role: name,
+            legal: alternatives(game, role, legal),
+        }),
     }
 }
 
 /// "1 move", "3 moves".
-pub fn count(n: usize, what: &str) -> String {
+pub fn count_of(n: usize, what: &str) -> String {
     if n == 1 {
         format!("1 {what}")
     } else {
@@ -198,7 +254,7 @@ pub fn count(n: usize, what: &str) -> String {
 
 /// The facts of a position written as text (whitespace, commas or new lines
 /// between them; comments of the game's syntax allowed).
-pub fn facts(game: &Game, text: &str) -> Result<Vec<TermId>, String> {
+pub fn facts(game: &Game, text: &str) -> Result<Vec<TermId>, InputError> {
     let comment = match game.syntax {
         Syntax::Kif => ';',
         Syntax::Rules => '%',
@@ -210,7 +266,7 @@ pub fn facts(game: &Game, text: &str) -> Result<Vec<TermId>, String> {
         .join("\n");
     let words = split(&clean);
     if words.is_empty() {
-        return Err("no facts given".to_string());
+        return Err(InputError::NoFacts);
     }
     let possible = game.possible_facts();
     let mut out = Vec::new();
@@ -223,7 +279,11 @@ pub fn facts(game: &Game, text: &str) -> Result<Vec<TermId>, String> {
                     out.push(id)
                 }
             }
-            _ => return Err(format!("`{w}` is not a fact this game's states can hold")),
+            _ => {
+                return Err(InputError::NotAStateFact {
+                    text: w.to_string(),
+                });
+            }
         }
     }
     Ok(out)
@@ -231,10 +291,17 @@ pub fn facts(game: &Game, text: &str) -> Result<Vec<TermId>, String> {
 
 /// A position read from a file of facts, as `load-state` and
 /// `tabula play --from` take it.
-pub fn state_file(game: &Game, path: &std::path::Path) -> Result<State, String> {
-    let shown = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
-    let facts = facts(game, &text).map_err(|e| format!("{shown}: {e}"))?;
+pub fn state_file(game: &Game, path: &Path) -> Result<State, InputError> {
+    let in_file = |error| InputError::InFile {
+        path: path.to_path_buf(),
+        error: Box::new(error),
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| InputError::CannotRead {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let facts = facts(game, &text).map_err(in_file)?;
+    // `facts` keeps only facts a state can hold.
     game.state_from_facts(&facts)
-        .map_err(|f| format!("{shown}: `{}` is not a fact of this game", game.show(f)))
+        .map_err(|f| in_file(InputError::NotAStateFact { text: game.show(f) }))
 }
