@@ -1,15 +1,13 @@
 //! `tabula check` on the public GDL corpus in `../shared/conformance`:
 //! every game there is accepted without errors, and `invalid/blackjack.gdl`
-//! is refused with an arity error naming both places. Skipped quietly when
-//! the corpus is not beside the repository.
+//! is refused with an arity error naming both places. Without the corpus
+//! beside the repository each test is skipped with its reason printed, and
+//! fails under CI (`common::shared`).
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
-    dir.join("games").is_dir().then_some(dir)
-}
 
 fn check(path: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tabula"))
@@ -22,14 +20,20 @@ fn check(path: &Path) -> Output {
 
 #[test]
 fn every_conformance_game_is_accepted() {
-    let Some(dir) = corpus() else { return };
-    let mut games: Vec<PathBuf> = std::fs::read_dir(dir.join("games"))
+    let Some(dir) = common::shared("conformance/games") else {
+        return;
+    };
+    let mut games: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("readable games folder")
         .map(|e| e.expect("readable entry").path())
         .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("kif" | "gdl")))
         .collect();
     games.sort();
-    assert!(!games.is_empty());
+    assert!(
+        games.len() >= 20,
+        "only {} games in the corpus",
+        games.len()
+    );
     let mut failures = Vec::new();
     for game in &games {
         let out = check(game);
@@ -50,11 +54,9 @@ fn every_conformance_game_is_accepted() {
 
 #[test]
 fn blackjack_is_refused_with_both_arities() {
-    let Some(dir) = corpus() else { return };
-    let path = dir.join("invalid/blackjack.gdl");
-    if !path.is_file() {
+    let Some(path) = common::shared("conformance/invalid/blackjack.gdl") else {
         return;
-    }
+    };
     let out = check(&path);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -76,11 +78,9 @@ fn blackjack_is_refused_with_both_arities() {
 
 #[test]
 fn explain_prints_sizes_of_a_valid_game() {
-    let Some(dir) = corpus() else { return };
-    let path = dir.join("games/ticTacToe.kif");
-    if !path.is_file() {
+    let Some(path) = common::shared("conformance/games/ticTacToe.kif") else {
         return;
-    }
+    };
     let out = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(["check", "--explain"])
         .arg(&path)
@@ -88,7 +88,39 @@ fn explain_prints_sizes_of_a_valid_game() {
         .expect("tabula runs");
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    for word in ["relations", "rules", "strata"] {
-        assert!(stdout.contains(word), "{stdout}");
+    let size = |name: &str| -> Option<u64> {
+        stdout
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(name))
+            .and_then(|rest| rest.trim().parse().ok())
+    };
+    // Sizes fixed by the game itself: 9 cells x {x, o, b} and two `control`
+    // facts; 9 marks and a noop for each of the two roles.
+    assert_eq!(size("state facts"), Some(29), "{stdout}");
+    assert_eq!(size("moves"), Some(20), "{stdout}");
+    for name in [
+        "relations",
+        "rules",
+        "strata",
+        "ground atoms",
+        "ground rules",
+    ] {
+        assert!(
+            size(name).is_some_and(|n| n > 0),
+            "no `{name}` in\n{stdout}"
+        );
+    }
+}
+
+/// The rule every corpus test goes through: a missing path skips the test
+/// (`None`) outside CI and fails it under CI.
+#[test]
+fn a_missing_corpus_file_skips_or_fails_under_ci() {
+    let missing = "conformance/games/no-such-game.kif";
+    let outcome = std::panic::catch_unwind(|| common::shared(missing));
+    if common::under_ci() {
+        assert!(outcome.is_err(), "under CI a missing corpus must fail");
+    } else {
+        assert_eq!(outcome.ok(), Some(None));
     }
 }

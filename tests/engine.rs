@@ -1,11 +1,13 @@
 //! Independent tests of the engine (issue 3, "Tests").
 //!
 //! - Differential: seeded random walks through small games of our own
-//!   (`tests/games/`) and through every conformance game in
-//!   `../shared/conformance/games` (when that folder exists), comparing at
-//!   every state the compiled engine with `oracle`, a naive non-ground GDL
-//!   evaluator: terminal, legal moves of every role, chance weights, the
-//!   next state, goals in terminal states.
+//!   (`tests/games/`), every shipped game and variant under `games/`, and
+//!   every conformance game in `../shared/conformance/games`, comparing at
+//!   every state the compiled engine with `oracle`, a naive non-ground
+//!   evaluator of the core language with its integers and arithmetic:
+//!   the state, terminal, legal moves of every role, chance weights, goals
+//!   in terminal states. Long games are also compared over their last
+//!   moves, the engine playing the moves before them alone.
 //! - Perft counts worked out by hand, checked against `engine::perft` and
 //!   against a brute-force walk of the oracle.
 //! - Chance: outcome frequencies of seeded playouts against declared weights;
@@ -13,6 +15,7 @@
 //! - Replay: the same seed gives the same game.
 //! - Runtime errors come back as values.
 
+mod common;
 mod oracle;
 
 use oracle::{Facts, Oracle, T, View};
@@ -34,9 +37,9 @@ fn own_game(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// The conformance games folder, or `None` to skip (see `common::shared`).
 fn conformance_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/games");
-    dir.is_dir().then_some(dir)
+    common::shared("conformance/games")
 }
 
 /// A KIF game compiled by tabula; panics with the diagnostics if it fails.
@@ -54,8 +57,8 @@ fn engine_facts(game: &Game, state: &State) -> BTreeSet<String> {
         .collect()
 }
 
-fn oracle_facts(facts: &Facts) -> BTreeSet<String> {
-    facts.iter().map(T::to_string).collect()
+fn oracle_facts(oracle: &Oracle, facts: &Facts) -> BTreeSet<String> {
+    facts.iter().map(|f| f.show(oracle.syntax)).collect()
 }
 
 fn engine_legal(m: &Machine, role: usize) -> BTreeSet<String> {
@@ -89,7 +92,7 @@ fn expected_goals(oracle: &Oracle, view: &View) -> Result<Vec<Option<i64>>, ()> 
 }
 
 /// What the oracle says `Machine::chance` must return, by printed move.
-fn expected_chance(view: &View) -> Result<BTreeMap<String, u64>, ()> {
+fn expected_chance(oracle: &Oracle, view: &View) -> Result<BTreeMap<String, u64>, ()> {
     let Some(moves) = view.legal.get(&T::sym("random")) else {
         return Ok(BTreeMap::new());
     };
@@ -104,7 +107,7 @@ fn expected_chance(view: &View) -> Result<BTreeMap<String, u64>, ()> {
             },
             _ => return Err(()),
         };
-        out.insert(mv.to_string(), w);
+        out.insert(mv.show(oracle.syntax), w);
     }
     Ok(out)
 }
@@ -114,9 +117,13 @@ struct Walk {
     playouts: u64,
     max_steps: u32,
     seed: u64,
-    /// Stop comparing after this long (the oracle is slow on big games);
-    /// what is compared is seeded, only how much of it depends on time.
+    /// Start no further playout after this long (the oracle is slow on big
+    /// games); what is compared is seeded, only how much of it depends on
+    /// time, and the first playout is always compared whole.
     budget: Duration,
+    /// Compare the last `max_steps` joint moves of each playout, the engine
+    /// playing the moves before them alone: the ends of long games.
+    from_end: bool,
 }
 
 impl Walk {
@@ -126,140 +133,267 @@ impl Walk {
             max_steps,
             seed: 1,
             budget: Duration::from_secs(3),
+            from_end: false,
+        }
+    }
+
+    /// Like [`Walk::new`], comparing the ends of the playouts.
+    fn ends(playouts: u64, max_steps: u32) -> Walk {
+        Walk {
+            from_end: true,
+            ..Walk::new(playouts, max_steps)
         }
     }
 }
 
-/// Walks seeded random playouts through `text` with the engine and the
-/// oracle side by side, asserting that they agree at every state.
-/// Returns the number of states compared.
-fn differential(name: &str, text: &str, walk: &Walk) -> usize {
-    let game = compile(name, text);
-    let oracle = Oracle::from_kif(text);
-    let roles: Vec<String> = (0..game.role_count()).map(|r| game.role_name(r)).collect();
-    let oracle_roles: Vec<String> = oracle.roles.iter().map(T::to_string).collect();
-    assert_eq!(
-        roles.iter().collect::<BTreeSet<_>>(),
-        oracle_roles.iter().collect::<BTreeSet<_>>(),
-        "{name}: roles differ"
-    );
-    // The oracle's role term for each engine role.
-    let role_terms: Vec<T> = roles
-        .iter()
-        .map(|r| oracle.roles[oracle_roles.iter().position(|o| o == r).unwrap()].clone())
-        .collect();
-    let random = game.random_role();
-    let mut m = game.machine();
-    let start = Instant::now();
-    let mut compared = 0;
-    'walks: for p in 0..walk.playouts {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(walk.seed.wrapping_add(p));
-        let mut state = game.initial();
-        let mut facts = oracle.initial();
-        let mut history: Vec<String> = Vec::new();
-        for step in 0..=walk.max_steps {
-            if start.elapsed() > walk.budget {
-                break 'walks;
+/// Longest playout the engine plays alone to find where a game ends.
+const LONGEST_GAME: u32 = 20_000;
+
+/// Walks seeded random playouts through a KIF game with the engine and
+/// the oracle side by side; see [`differential`].
+fn differential_kif(name: &str, text: &str, walk: &Walk) -> Compared {
+    differential(name, &compile(name, text), &Oracle::from_kif(text), walk)
+}
+
+/// The engine and the oracle on one game, side by side.
+struct Pair<'g> {
+    name: &'g str,
+    game: &'g Game,
+    oracle: &'g Oracle,
+    m: Machine<'g>,
+    /// Role names in engine order, and the oracle's term for each.
+    roles: Vec<String>,
+    role_terms: Vec<T>,
+}
+
+impl<'g> Pair<'g> {
+    fn new(name: &'g str, game: &'g Game, oracle: &'g Oracle) -> Pair<'g> {
+        let roles: Vec<String> = (0..game.role_count()).map(|r| game.role_name(r)).collect();
+        let shown: Vec<String> = oracle.roles.iter().map(|r| r.show(oracle.syntax)).collect();
+        assert_eq!(
+            roles.iter().collect::<BTreeSet<_>>(),
+            shown.iter().collect::<BTreeSet<_>>(),
+            "{name}: roles differ"
+        );
+        let role_terms = roles
+            .iter()
+            .map(|r| oracle.roles[shown.iter().position(|o| o == r).unwrap()].clone())
+            .collect();
+        Pair {
+            name,
+            game,
+            oracle,
+            m: game.machine(),
+            roles,
+            role_terms,
+        }
+    }
+
+    /// A seeded joint move from the engine's legal moves in `state`, each
+    /// role's chosen uniformly among them sorted as printed (so the choice
+    /// is the same whichever side's legal moves it is made from); `None`
+    /// in a terminal state.
+    fn choose(&mut self, state: &State, rng: &mut Xoshiro256PlusPlus) -> Option<Vec<u32>> {
+        self.m.set_state(state);
+        if self.m.is_terminal() {
+            return None;
+        }
+        let mut joint = Vec::new();
+        for r in 0..self.roles.len() {
+            let mut moves: Vec<(String, u32)> = self
+                .m
+                .legal(r)
+                .iter()
+                .map(|&mv| (self.game.show_move(r, mv), mv))
+                .collect();
+            moves.sort();
+            assert!(
+                !moves.is_empty(),
+                "{}: role {} has no legal move in {}",
+                self.name,
+                self.roles[r],
+                self.game.show_state(state)
+            );
+            joint.push(moves[rng.random_range(0..moves.len())].1);
+        }
+        Some(joint)
+    }
+
+    /// The engine alone from the start: the state after `steps` joint moves
+    /// (or at the end), and the number of moves played.
+    fn advance(&mut self, steps: u32, rng: &mut Xoshiro256PlusPlus) -> (State, u32) {
+        let mut state = self.game.initial();
+        for played in 0..steps {
+            match self.choose(&state, rng) {
+                Some(joint) => state = self.m.next(&joint),
+                None => return (state, played),
             }
+        }
+        (state, steps)
+    }
+
+    /// The oracle's form of an engine state, read from its printed facts.
+    fn oracle_state(&self, state: &State) -> Facts {
+        self.game
+            .facts(state)
+            .into_iter()
+            .map(|t| self.oracle.parse(&self.game.show(t)))
+            .collect()
+    }
+
+    /// Asserts that engine and oracle agree on `state`: its facts, whether
+    /// it is terminal, every role's legal moves, the chance weights, and in
+    /// a terminal state the goals.
+    /// Returns the oracle's view of the state.
+    fn compare(&mut self, state: &State, facts: &Facts, here: &dyn Fn() -> String) -> View {
+        let oracle = self.oracle;
+        assert_eq!(
+            engine_facts(self.game, state),
+            oracle_facts(oracle, facts),
+            "state differs (left engine, right oracle)\n{}",
+            here()
+        );
+        self.m.set_state(state);
+        let view = oracle.view(facts);
+        assert_eq!(
+            self.m.is_terminal(),
+            view.terminal,
+            "terminal differs (left engine, right oracle)\n{}",
+            here()
+        );
+        for (r, rt) in self.role_terms.iter().enumerate() {
+            let want: BTreeSet<String> = view.legal[rt]
+                .iter()
+                .map(|m| m.show(oracle.syntax))
+                .collect();
+            assert_eq!(
+                engine_legal(&self.m, r),
+                want,
+                "legal moves of {} differ (left engine, right oracle)\n{}",
+                self.roles[r],
+                here()
+            );
+        }
+        if let Some(rr) = self.game.random_role() {
+            let got = self.m.chance().map(|c| {
+                c.into_iter()
+                    .map(|(mv, w)| (self.game.show_move(rr, mv), w))
+                    .collect::<BTreeMap<_, _>>()
+            });
+            match (got, expected_chance(oracle, &view)) {
+                (Ok(g), Ok(w)) => {
+                    assert_eq!(g, w, "chance weights differ (left engine)\n{}", here())
+                }
+                (Err(_), Err(())) => {}
+                (g, w) => panic!("chance differs: engine {g:?}, oracle {w:?}\n{}", here()),
+            }
+        }
+        if view.terminal {
+            let got = self.m.goals().map_err(|_| ());
+            let want = expected_goals(oracle, &view).map(|g| {
+                // Reorder from oracle role order to engine role order.
+                self.role_terms
+                    .iter()
+                    .map(|rt| g[oracle.roles.iter().position(|o| o == rt).unwrap()])
+                    .collect::<Vec<_>>()
+            });
+            assert_eq!(
+                got,
+                want,
+                "goals differ (left engine, right oracle; oracle goal facts {:?})\n{}",
+                view.goals,
+                here()
+            );
+        }
+        view
+    }
+
+    /// The oracle's joint move for an engine joint move, matched by print.
+    fn oracle_joint(&self, view: &View, joint: &[u32]) -> Vec<(T, T)> {
+        joint
+            .iter()
+            .enumerate()
+            .map(|(r, &mv)| {
+                let rt = &self.role_terms[r];
+                let printed = self.game.show_move(r, mv);
+                let m = view.legal[rt]
+                    .iter()
+                    .find(|m| m.show(self.oracle.syntax) == printed)
+                    .expect("legal sets agree");
+                (rt.clone(), m.clone())
+            })
+            .collect()
+    }
+}
+
+/// What a differential run compared.
+#[derive(Debug, Default)]
+struct Compared {
+    states: usize,
+    /// Terminal states among them (where goals were compared).
+    ends: usize,
+}
+
+/// Walks seeded random playouts through one game with the engine and the
+/// oracle side by side, asserting that they agree at every state compared
+/// (see [`Pair::compare`]).
+fn differential(name: &str, game: &Game, oracle: &Oracle, walk: &Walk) -> Compared {
+    let mut pair = Pair::new(name, game, oracle);
+    let start = Instant::now();
+    let mut compared = Compared::default();
+    for p in 0..walk.playouts {
+        // The first playout always runs to its end: every test compares at
+        // least one whole walk, however slow the machine.
+        if p > 0 && start.elapsed() > walk.budget {
+            break;
+        }
+        let seed = walk.seed.wrapping_add(p);
+        let skip = if walk.from_end {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let (_, length) = pair.advance(LONGEST_GAME, &mut rng);
+            length.saturating_sub(walk.max_steps)
+        } else {
+            0
+        };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let (mut state, skipped) = pair.advance(skip, &mut rng);
+        let mut facts = pair.oracle_state(&state);
+        let mut history: Vec<String> = Vec::new();
+        for step in skipped..=skipped + walk.max_steps {
             let here = || {
                 format!(
-                    "{name}, playout {p} (seed {}), step {step}\n  moves so far: {}\n  oracle state: {}\n  engine state: {}",
-                    walk.seed.wrapping_add(p),
+                    "{name}, playout {p} (seed {seed}), step {step}\n  moves since step {skipped}: {}\n  oracle state: {}\n  engine state: {}",
                     history.join(" | "),
-                    show_set(&oracle_facts(&facts)),
+                    show_set(&oracle_facts(oracle, &facts)),
                     game.show_state(&state),
                 )
             };
-            assert_eq!(
-                engine_facts(&game, &state),
-                oracle_facts(&facts),
-                "state differs (left engine, right oracle)\n{}",
-                here()
-            );
-            compared += 1;
-            m.set_state(&state);
-            let view = oracle.view(&facts);
-            assert_eq!(
-                m.is_terminal(),
-                view.terminal,
-                "terminal differs (left engine, right oracle)\n{}",
-                here()
-            );
-            for (r, rt) in role_terms.iter().enumerate() {
-                let want: BTreeSet<String> = view.legal[rt].iter().map(T::to_string).collect();
-                assert_eq!(
-                    engine_legal(&m, r),
-                    want,
-                    "legal moves of {} differ (left engine, right oracle)\n{}",
-                    roles[r],
-                    here()
-                );
-            }
-            if let Some(rr) = random {
-                let got = m.chance().map(|c| {
-                    c.into_iter()
-                        .map(|(mv, w)| (game.show_move(rr, mv), w))
-                        .collect::<BTreeMap<_, _>>()
-                });
-                match (got, expected_chance(&view)) {
-                    (Ok(g), Ok(w)) => {
-                        assert_eq!(g, w, "chance weights differ (left engine)\n{}", here())
-                    }
-                    (Err(_), Err(())) => {}
-                    (g, w) => panic!("chance differs: engine {g:?}, oracle {w:?}\n{}", here()),
-                }
-            }
-            if view.terminal {
-                let got = m.goals().map_err(|_| ());
-                let want = expected_goals(&oracle, &view).map(|g| {
-                    // Reorder from oracle role order to engine role order.
-                    role_terms
-                        .iter()
-                        .map(|rt| g[oracle.roles.iter().position(|o| o == rt).unwrap()])
-                        .collect::<Vec<_>>()
-                });
-                assert_eq!(
-                    got,
-                    want,
-                    "goals differ (left engine, right oracle; oracle goal facts {:?})\n{}",
-                    view.goals,
-                    here()
-                );
+            let view = pair.compare(&state, &facts, &here);
+            compared.states += 1;
+            compared.ends += usize::from(view.terminal);
+            if step == skipped + walk.max_steps {
                 break;
             }
-            if step == walk.max_steps {
+            let Some(joint) = pair.choose(&state, &mut rng) else {
                 break;
-            }
-            // Pick each role's move from the oracle's sorted legal moves.
-            let mut joint = Vec::new();
-            let mut ojoint = Vec::new();
-            let mut shown = Vec::new();
-            for (r, rt) in role_terms.iter().enumerate() {
-                let moves: Vec<&T> = view.legal[rt].iter().collect();
-                assert!(
-                    !moves.is_empty(),
-                    "role {} has no legal move in a non-terminal state\n{}",
-                    roles[r],
-                    here()
-                );
-                let mv = moves[rng.random_range(0..moves.len())];
-                let printed = mv.to_string();
-                let idx = m
-                    .legal(r)
+            };
+            let ojoint = pair.oracle_joint(&view, &joint);
+            history.push(
+                ojoint
                     .iter()
-                    .copied()
-                    .find(|&i| game.show_move(r, i) == printed)
-                    .expect("legal sets agree");
-                joint.push(idx);
-                ojoint.push((rt.clone(), mv.clone()));
-                shown.push(format!("{} {printed}", roles[r]));
-            }
-            history.push(shown.join(", "));
-            state = m.next(&joint);
+                    .map(|(r, m)| format!("{} {}", r.show(oracle.syntax), m.show(oracle.syntax)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            );
+            pair.m.set_state(&state);
+            state = pair.m.next(&joint);
             facts = oracle.next(&facts, &ojoint);
         }
     }
-    eprintln!("{name}: {compared} states compared");
+    eprintln!(
+        "{name}: {} states compared, {} of them terminal",
+        compared.states, compared.ends
+    );
     compared
 }
 
@@ -273,48 +407,118 @@ fn engine_perft(game: &Game, depth: u32) -> Vec<(u128, u64)> {
 
 // ---------------------------------------------------- differential, own
 
+/// One of our own KIF games; each of its playouts ends within the walk's
+/// steps, so each is compared to its end, goals included.
+fn own(file: &str, walk: Walk) {
+    let c = differential_kif(file, &own_game(file), &walk);
+    assert_eq!(c.ends as u64, walk.playouts, "{file}: {c:?}");
+}
+
 #[test]
 fn differential_race_simultaneous() {
-    let n = differential("race.kif", &own_game("race.kif"), &Walk::new(60, 10));
-    assert!(n > 100);
+    own("race.kif", Walk::new(60, 10));
 }
 
 #[test]
 fn differential_nim_alternating_early_end() {
-    differential("nim4.kif", &own_game("nim4.kif"), &Walk::new(60, 10));
+    own("nim4.kif", Walk::new(60, 10));
 }
 
 #[test]
 fn differential_dice_chance_or() {
-    differential("dice.kif", &own_game("dice.kif"), &Walk::new(60, 10));
+    own("dice.kif", Walk::new(60, 10));
 }
 
 #[test]
 fn differential_weighted_chance_state_dependent_weights() {
-    differential(
-        "weighted.kif",
-        &own_game("weighted.kif"),
-        &Walk::new(60, 10),
-    );
+    own("weighted.kif", Walk::new(60, 10));
 }
 
 #[test]
 fn differential_burn_recursion_negation() {
-    differential("burn.kif", &own_game("burn.kif"), &Walk::new(100, 20));
+    own("burn.kif", Walk::new(100, 20));
 }
 
 #[test]
 fn differential_minority_three_simultaneous() {
-    differential(
-        "minority.kif",
-        &own_game("minority.kif"),
-        &Walk::new(100, 10),
-    );
+    own("minority.kif", Walk::new(100, 10));
 }
 
 #[test]
 fn differential_flood_move_dependent_recursion() {
-    differential("flood.kif", &own_game("flood.kif"), &Walk::new(150, 10));
+    own("flood.kif", Walk::new(150, 10));
+}
+
+// -------------------------------------------------- differential, native
+
+/// A game in the native syntax, relative to the crate root, walked with
+/// the engine and the oracle side by side; both read the same desugared
+/// program, the oracle evaluates its integers and arithmetic itself.
+fn differential_rules(path: &str, params: &[(&str, &str)], walk: &Walk) -> Compared {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let game = common::Scenario::open(path, params).game;
+    let oracle = Oracle::from_rules(&full, params);
+    differential(path, &game, &oracle, walk)
+}
+
+/// Pawn whopping games end within 200 moves: every playout is compared to
+/// its end.
+#[test]
+fn differential_pawn_whopping() {
+    let c = differential_rules("games/pawn_whopping.rules", &[], &Walk::new(5, 200));
+    assert_eq!(c.ends, 5, "{c:?}");
+}
+
+#[test]
+fn differential_pawn_whopping_6x6() {
+    let walk = Walk::new(10, 200);
+    let c = differential_rules("games/variants/pawn_whopping_6x6.rules", &[], &walk);
+    assert_eq!(c.ends, 10, "{c:?}");
+}
+
+/// Tablan games last about 430 joint moves: one playout's opening, and
+/// the last moves of two more (captures, parked pieces, the end, goals),
+/// the engine playing the moves before them alone.
+fn tablan(path: &str) {
+    let opening = differential_rules(path, &[], &Walk::new(1, 50));
+    assert_eq!(opening.states, 51, "{path}: the opening is 50 moves");
+    let ends = Walk {
+        seed: 100,
+        budget: Duration::from_secs(20),
+        ..Walk::ends(2, 25)
+    };
+    let ends = differential_rules(path, &[], &ends);
+    assert_eq!(ends.ends, 2, "{path}: both playouts compared to their end");
+}
+
+#[test]
+fn differential_tablan() {
+    tablan("games/tablan.rules");
+}
+
+#[test]
+fn differential_tablan_d6() {
+    tablan("games/variants/tablan_d6.rules");
+}
+
+#[test]
+fn differential_tablan_entry_two() {
+    tablan("games/variants/tablan_entry_two.rules");
+}
+
+/// The REPL's tiny race: a board, a region, weighted dice, arithmetic.
+#[test]
+fn differential_race_rules() {
+    let c = differential_rules("tests/repl/race.rules", &[], &Walk::new(60, 20));
+    assert!(c.ends >= 50, "{c:?}");
+}
+
+/// Every operator, comparison and binding of the native language, with
+/// negative numbers and a division by zero (`tests/games/modulo.rules`).
+#[test]
+fn differential_modulo_integers_and_arithmetic() {
+    let c = differential_rules("tests/games/modulo.rules", &[], &Walk::new(150, 40));
+    assert_eq!(c.ends, 150, "every playout compared to its end: {c:?}");
 }
 
 // ----------------------------------------------- differential, conformance
@@ -322,12 +526,12 @@ fn differential_flood_move_dependent_recursion() {
 /// One conformance game: `playouts` seeded walks of at most `max_steps`
 /// joint moves, stopping early once the time budget is spent.
 fn conformance(file: &str, playouts: u64, max_steps: u32) {
-    let Some(dir) = conformance_dir() else { return };
-    let path = dir.join(file);
-    let Ok(text) = std::fs::read_to_string(&path) else {
+    let Some(path) = common::shared(&format!("conformance/games/{file}")) else {
         return;
     };
-    differential(file, &text, &Walk::new(playouts, max_steps));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let compared = differential_kif(file, &text, &Walk::new(playouts, max_steps));
+    assert!(compared.states > 0, "{file}: no state compared");
 }
 
 macro_rules! conformance_tests {
@@ -471,6 +675,20 @@ fn perft_own_games_against_oracle() {
     }
 }
 
+/// The native test game, engine against oracle: chance outcomes and
+/// arithmetic on every branch to depth 4.
+#[test]
+fn perft_modulo_against_oracle() {
+    let path = "tests/games/modulo.rules";
+    let game = common::Scenario::open(path, &[]).game;
+    let oracle = Oracle::from_rules(&Path::new(env!("CARGO_MANIFEST_DIR")).join(path), &[]);
+    assert_eq!(
+        engine_perft(&game, 4),
+        oracle.perft(4),
+        "{path}: perft (left engine, right oracle)"
+    );
+}
+
 /// Perft from a game depth 0 asks for no expansion at all.
 #[test]
 fn perft_depth_zero_is_the_start() {
@@ -483,10 +701,14 @@ fn perft_depth_zero_is_the_start() {
 /// to the deepest depth whose tree has at most 150 nodes below the root.
 #[test]
 fn oracle_perft_matches_conformance_counts() {
-    let Some(dir) = conformance_dir() else { return };
-    let Ok(table) = std::fs::read_to_string(dir.join("../expected.tsv")) else {
+    let (Some(dir), Some(expected)) = (
+        conformance_dir(),
+        common::shared("conformance/expected.tsv"),
+    ) else {
         return;
     };
+    let table = std::fs::read_to_string(&expected)
+        .unwrap_or_else(|e| panic!("{}: {e}", expected.display()));
     let mut rows: BTreeMap<String, Vec<(u128, u64)>> = BTreeMap::new();
     for line in table.lines().skip(1) {
         let f: Vec<&str> = line.split('\t').collect();
@@ -507,9 +729,8 @@ fn oracle_perft_matches_conformance_counts() {
             nodes += counts[depth + 1].0;
             depth += 1;
         }
-        let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
-            continue;
-        };
+        let text = std::fs::read_to_string(dir.join(file))
+            .unwrap_or_else(|e| panic!("{file}, listed in expected.tsv: {e}"));
         let t = Instant::now();
         let oracle = Oracle::from_kif(&text);
         assert_eq!(
@@ -883,7 +1104,16 @@ fn non_integer_weight_is_refused_at_load() {
     let text = "(role random) (role p) (init s)
         (legal random (roll 1)) (legal p noop) (weight (roll 1) heavy)
         (<= terminal (true t)) (goal p 0)";
-    assert!(tabula::load::open_str("w.kif", text, Syntax::Kif).is_err());
+    let Err(failed) = tabula::load::open_str("w.kif", text, Syntax::Kif) else {
+        panic!("a weight `heavy` is accepted");
+    };
+    let shown: Vec<String> = failed
+        .diagnostics
+        .iter()
+        .map(|d| tabula::diag::render(d, &failed.sources, "w.kif", false))
+        .collect();
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(shown[0].contains("error[E0202]"), "{}", shown[0]);
 }
 
 /// With one legal chance move of weight 0 the distribution is undefined

@@ -2,7 +2,9 @@
 //! hang: random bytes, random token soups in both syntaxes, random
 //! well-formed GDL, and the named hostile inputs (empty file, binary
 //! garbage, 200,000 nested parentheses, a 10 MB file, an unterminated string
-//! or comment, 100,000 chained relations).
+//! or comment, 100,000 chained relations). Each named input gets its exact
+//! outcome: the codes of its errors, or no diagnostic at all; every
+//! diagnostic of a random input is located and of a known code.
 //!
 //! The library tests run on the test harness's threads (2 MB stacks, a
 //! quarter of the binary's main thread): stack safety here is safety there.
@@ -12,32 +14,85 @@ use std::path::PathBuf;
 use std::process::Command;
 use tabula::syntax::{SourceMap, Syntax, parse_str};
 
-/// Reads `text` in `syntax` and, if it parses, checks it. Returns whether
-/// the result was valid; panics only if tabula does.
-fn read_and_check(text: &str, syntax: Syntax) -> bool {
+/// Reads `text` in `syntax` and, if it parses, checks it. Returns the
+/// diagnostics as `severity[CODE]`, in order (empty for a valid program);
+/// panics only if tabula does, or if a diagnostic is unlocated or of an
+/// unknown code.
+fn diagnose(text: &str, syntax: Syntax) -> Vec<String> {
     let mut sources = SourceMap::default();
-    match parse_str(&mut sources, "input", text, syntax) {
-        Ok(program) => {
-            let diags = tabula::check::check(&program);
-            // Rendering is part of the path a user sees.
-            for d in diags.iter().take(20) {
-                let _ = tabula::diag::render(d, &sources, "input", false);
-            }
-            !tabula::diag::has_errors(&diags)
-        }
+    let diags = match parse_str(&mut sources, "input", text, syntax) {
+        Ok(program) => tabula::check::check(&program),
         Err(diags) => {
             assert!(!diags.is_empty(), "a refused input has a diagnostic");
-            for d in diags.iter().take(20) {
-                let _ = tabula::diag::render(d, &sources, "input", false);
-            }
-            false
+            diags
         }
+    };
+    // Rendering is part of the path a user sees.
+    diags
+        .iter()
+        .take(20)
+        .map(|d| code_of(&tabula::diag::render(d, &sources, "input", false)))
+        .collect()
+}
+
+/// Every code a diagnostic may carry (`docs/ERRORS.md`).
+const CODES: &[&str] = &[
+    "E0001", "E0002", "E0003", "E0101", "E0102", "E0103", "E0104", "E0105", "E0106", "E0107",
+    "E0108", "E0201", "E0202", "W0001",
+];
+
+/// `error[E0001]` out of a rendered diagnostic, which must begin with its
+/// place: `input:LINE:COL: ` or, for a diagnostic about the whole file,
+/// `input: `.
+fn code_of(rendered: &str) -> String {
+    let head = rendered.lines().next().unwrap_or_default();
+    let place = head
+        .strip_prefix("input")
+        .unwrap_or_else(|| panic!("diagnostic without its place: {head}"));
+    let rest = place.trim_start_matches(|c: char| c == ':' || c.is_ascii_digit());
+    let rest = rest.strip_prefix(' ').unwrap_or(rest);
+    let end = rest.find("]: ").map(|i| i + 1);
+    let code = end.map(|e| &rest[..e]).unwrap_or_default();
+    let known = ["error", "warning"].iter().any(|kind| {
+        code.strip_prefix(kind)
+            .and_then(|c| c.strip_prefix('['))
+            .and_then(|c| c.strip_suffix(']'))
+            .is_some_and(|c| CODES.contains(&c))
+    });
+    assert!(known, "unknown diagnostic: {head}");
+    code.to_string()
+}
+
+/// Whether the diagnostics hold an error.
+fn refused(codes: &[String]) -> bool {
+    codes.iter().any(|c| c.starts_with("error"))
+}
+
+/// The error codes only, without duplicates, in order of first appearance.
+fn errors(text: &str, syntax: Syntax) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in diagnose(text, syntax) {
+        if c.starts_with("error") && !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Reads `text` in both syntaxes. Holds for any text: a program without
+/// the word `role` has no roles, so it is refused.
+fn both(text: &str) {
+    for syntax in [Syntax::Kif, Syntax::Rules] {
+        let codes = diagnose(text, syntax);
+        assert!(
+            text.contains("role") || refused(&codes),
+            "{syntax:?}: accepted without roles: {text:?}"
+        );
     }
 }
 
-fn both(text: &str) {
-    read_and_check(text, Syntax::Kif);
-    read_and_check(text, Syntax::Rules);
+fn err(code: &str) -> Vec<String> {
+    vec![format!("error[{code}]")]
 }
 
 const KIF_TOKENS: &[&str] = &[
@@ -208,58 +263,97 @@ proptest! {
         both(&text);
     }
 
+    /// Well-formed GDL always parses: what it gets is the checker's verdict,
+    /// never a syntax error.
     #[test]
     fn random_gdl_never_panics(text in gdl_program()) {
-        read_and_check(&text, Syntax::Kif);
+        let codes = diagnose(&text, Syntax::Kif);
+        prop_assert!(
+            !codes.iter().any(|c| c == "error[E0001]" || c == "error[E0002]"),
+            "{codes:?} for well-formed\n{text}"
+        );
     }
 }
 
 #[test]
 fn empty_file() {
     // No roles: invalid, but located and without a panic.
-    assert!(!read_and_check("", Syntax::Kif));
-    assert!(!read_and_check("", Syntax::Rules));
+    assert_eq!(errors("", Syntax::Kif), err("E0106"));
+    assert_eq!(errors("", Syntax::Rules), err("E0106"));
 }
 
 #[test]
 fn deeply_nested_parentheses() {
-    let text = format!("{}{}", "(".repeat(200_000), ")".repeat(200_000));
-    both(&text);
+    let nested = format!("{}{}", "(".repeat(200_000), ")".repeat(200_000));
     let open_only = "(".repeat(200_000);
-    both(&open_only);
     let term = format!(
         "(role x) (p {}a{})",
         "(f ".repeat(200_000),
         ")".repeat(200_000)
     );
-    both(&term);
+    for text in [nested, open_only, term] {
+        assert_eq!(errors(&text, Syntax::Kif), err("E0002"));
+        assert_eq!(errors(&text, Syntax::Rules), err("E0002"));
+    }
 }
 
 #[test]
 fn deep_negation_and_arithmetic() {
-    both(&format!(
+    let kif_not = format!(
         "(role x) (<= p {}q{})",
         "(not ".repeat(100_000),
         ")".repeat(100_000)
-    ));
-    both(&format!("roles x. p :- {}q.", "not ".repeat(100_000)));
-    both(&format!(
-        "roles x. p(X) :- q(Y), X = Y{}.",
-        " + 1".repeat(100_000)
-    ));
-    both(&format!(
-        "roles x. p(X) :- q(Y), X = {}Y.",
-        "- ".repeat(100_000)
-    ));
+    );
+    assert_eq!(errors(&kif_not, Syntax::Kif), err("E0002"));
+    // The native reader takes at most two `not` or unary `-` in a row, and
+    // refuses a long operator chain as too deep.
+    let cases = [
+        (
+            format!("roles x. p :- {}q.", "not ".repeat(100_000)),
+            "E0001",
+        ),
+        (
+            format!("roles x. p(X) :- q(Y), X = Y{}.", " + 1".repeat(100_000)),
+            "E0002",
+        ),
+        (
+            format!("roles x. p(X) :- q(Y), X = {}Y.", "- ".repeat(100_000)),
+            "E0001",
+        ),
+    ];
+    for (text, code) in &cases {
+        assert_eq!(errors(text, Syntax::Rules), err(code), "{}", &text[..40]);
+        // In the other syntax the same text is refused too.
+        assert!(refused(&diagnose(text, Syntax::Kif)), "{}", &text[..40]);
+    }
 }
 
 #[test]
 fn unterminated_string_or_comment() {
-    both("(role x) (p \"never closed)");
-    both("roles x.\ngame \"never closed.\n");
-    both("(role x) ; a comment with no newline at the end");
-    both("roles x. % a comment with no newline at the end");
-    both("roles x. p :- q");
+    assert_eq!(
+        errors("(role x) (p \"never closed)", Syntax::Kif),
+        err("E0001")
+    );
+    assert_eq!(
+        errors("roles x.\ngame \"never closed.\n", Syntax::Rules),
+        err("E0001")
+    );
+    assert_eq!(errors("roles x. p :- q", Syntax::Rules), err("E0001"));
+    // A comment may end the file without a newline.
+    assert_eq!(
+        diagnose(
+            "(role x) ; a comment with no newline at the end",
+            Syntax::Kif
+        ),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        diagnose(
+            "roles x. % a comment with no newline at the end",
+            Syntax::Rules
+        ),
+        Vec::<String>::new()
+    );
 }
 
 #[test]
@@ -272,18 +366,19 @@ fn chained_relations_do_not_overflow() {
         text.push_str(&format!("(<= p{i} p{})\n", i + 1));
     }
     text.push_str(&format!("(<= p{n} (not p0))\n"));
-    assert!(!read_and_check(&text, Syntax::Kif));
-    // The same chain without the cycle is valid (only a warning at its end).
+    assert_eq!(errors(&text, Syntax::Kif), err("E0103"));
+    // The same chain ending in a fact instead is valid, without a warning.
     let mut text = String::from("(role x)\n");
     for i in 0..n {
         text.push_str(&format!("(<= p{i} p{})\n", i + 1));
     }
     text.push_str(&format!("(p{n})\n"));
-    assert!(read_and_check(&text, Syntax::Kif));
+    assert_eq!(diagnose(&text, Syntax::Kif), Vec::<String>::new());
 }
 
 #[test]
 fn many_variables_and_literals_in_one_rule() {
+    // Every `?w` occurs only under a negation: each is unsafe.
     let n = 50_000;
     let body: Vec<String> = (0..n).map(|i| format!("(q ?v{i})")).collect();
     let neg: Vec<String> = (0..n).map(|i| format!("(not (r ?v{i} ?w{i}))")).collect();
@@ -292,7 +387,9 @@ fn many_variables_and_literals_in_one_rule() {
         body.join(" "),
         neg.join(" ")
     );
-    assert!(!read_and_check(&text, Syntax::Kif));
+    let codes = diagnose(&text, Syntax::Kif);
+    assert_eq!(codes.len(), 20, "at least 20 diagnostics");
+    assert!(codes.iter().all(|c| c == "error[E0102]"), "{codes:?}");
 }
 
 // ------------------------------------------------------------ the binary
@@ -305,11 +402,18 @@ fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
     path
 }
 
-/// Runs `tabula check` on a file; the exit code must be 0 or 1 and an
-/// invalid file must come with a located diagnostic.
-fn check_file(name: &str, bytes: &[u8]) -> i32 {
+/// Runs `tabula check` on a file: the exit code (0 or 1, else the test
+/// fails) and the codes of the errors on stderr, without duplicates.
+fn check_file(name: &str, bytes: &[u8]) -> (i32, Vec<String>) {
+    let (code, codes, _) = check_file_output(name, bytes);
+    (code, codes)
+}
+
+/// [`check_file`] and the whole of stderr.
+fn check_file_output(name: &str, bytes: &[u8]) -> (i32, Vec<String>, String) {
     let path = scratch(name, bytes);
     let out = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .env("NO_COLOR", "1")
         .arg("check")
         .arg(&path)
         .output()
@@ -322,23 +426,38 @@ fn check_file(name: &str, bytes: &[u8]) -> i32 {
         "{name}: exit {code:?}\n{}",
         &stderr[..stderr.len().min(2000)]
     );
-    if code == Some(1) {
-        assert!(stderr.contains("error["), "{name}: no diagnostic");
+    let mut codes: Vec<String> = Vec::new();
+    for line in stderr.lines() {
+        if let Some(at) = line.find(": error[") {
+            let code = &line[at + 2..at + 2 + "error[E0000]".len()];
+            if !codes.iter().any(|c| c == code) {
+                codes.push(code.to_string());
+            }
+        }
     }
-    code.unwrap_or(-1)
+    assert_eq!(code == Some(1), !codes.is_empty(), "{name}: {stderr}");
+    (code.unwrap_or(-1), codes, stderr.into_owned())
 }
 
 #[test]
 fn binary_refuses_hostile_files_cleanly() {
+    let garbage: Vec<u8> = (0..=255u8).cycle().take(10_000).collect();
+    let nested = format!("{}{}", "(".repeat(200_000), ")".repeat(200_000));
     for ext in ["kif", "rules"] {
-        check_file(&format!("empty.{ext}"), b"");
-        let garbage: Vec<u8> = (0..=255u8).cycle().take(10_000).collect();
-        assert_eq!(check_file(&format!("garbage.{ext}"), &garbage), 1);
-        let nested = format!("{}{}", "(".repeat(200_000), ")".repeat(200_000));
-        assert_eq!(check_file(&format!("nested.{ext}"), nested.as_bytes()), 1);
-        check_file(&format!("string.{ext}"), b"(role x) game \"never closed");
-        check_file(&format!("comment.{ext}"), b"(role x) ; % no newline");
+        let file = |stem: &str, bytes: &[u8]| check_file(&format!("{stem}.{ext}"), bytes);
+        assert_eq!(file("empty", b""), (1, err("E0106")));
+        // Not UTF-8: refused before any reading.
+        assert_eq!(file("garbage", &garbage), (1, err("E0001")));
+        assert_eq!(file("nested", nested.as_bytes()), (1, err("E0002")));
+        assert_eq!(
+            file("string", b"(role x) game \"never closed"),
+            (1, err("E0001"))
+        );
     }
+    // A comment may end a file; the same text is no native program.
+    let comment = b"(role x) ; % no newline";
+    assert_eq!(check_file("comment.kif", comment), (0, Vec::new()));
+    assert_eq!(check_file("comment.rules", comment), (1, err("E0001")));
 }
 
 #[test]
@@ -350,12 +469,20 @@ fn binary_handles_a_ten_megabyte_file() {
         text.push_str(&format!("(cell {i} {} blank)\n", i % 97));
         i += 1;
     }
-    assert_eq!(check_file("big.kif", text.as_bytes()), 0);
+    assert_eq!(check_file("big.kif", text.as_bytes()), (0, Vec::new()));
     // 2 MB on one line, every fact an error: diagnostics are capped and the
     // line is shown as a window, so the output stays small and quick.
     let mut text = String::from("(role x)");
     while text.len() < 2 << 20 {
         text.push_str(" (p ?x)");
     }
-    assert_eq!(check_file("big_errors.kif", text.as_bytes()), 1);
+    let (code, codes, stderr) = check_file_output("big_errors.kif", text.as_bytes());
+    assert_eq!((code, codes), (1, err("E0105")));
+    assert!(
+        stderr.len() < 100_000,
+        "{} bytes of diagnostics",
+        stderr.len()
+    );
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.ends_with("more diagnostics not shown"), "{last}");
 }

@@ -100,8 +100,9 @@ fn seed1_start_position_and_fair_first_player() {
 
     // Yellow drawn: yellow keeps control.
     let after = s.play(&init, &[("random", "first(yellow)")]);
-    assert!(s.facts(&after).contains(&"control(yellow)".to_string()));
-    assert!(!s.facts(&after).contains(&"toss".to_string()));
+    let kept: Vec<String> = expected.iter().filter(|f| *f != "toss").cloned().collect();
+    assert_eq!(s.facts(&after), kept);
+    assert_eq!(s.chance(&after), sticks());
 }
 
 // ------------------------------------------------------------ seed rule 2
@@ -861,7 +862,19 @@ fn variant_d6_no_rethrow_and_splits() {
     );
     // The turn passes only after the second half.
     let mid = s.play(&even, &[("yellow", "half(sq(2, 1), sq(4, 1))")]);
-    assert!(s.facts(&mid).contains(&"control(yellow)".to_string()));
+    assert_eq!(
+        s.facts(&mid),
+        sorted(&[
+            "at(sq(1, 1), yellow)",
+            "at(sq(4, 1), yellow)",
+            "at(sq(1, 4), green)",
+            "control(yellow)",
+            "first_half(sq(4, 1))",
+            "pending(4)",
+            "throws_tens(0)",
+            "throws_units(0)",
+        ])
+    );
     assert_eq!(
         s.legal(&mid, "yellow"),
         sorted(&["half(sq(1, 1), sq(3, 1))"])
@@ -890,7 +903,18 @@ fn variant_d6_no_rethrow_and_splits() {
     ]));
     assert_eq!(s.legal(&lost, "yellow"), sorted(&["noop"]));
     let after = s.play(&lost, &[]);
-    assert!(s.facts(&after).contains(&"control(green)".to_string()));
+    assert_eq!(
+        s.facts(&after),
+        sorted(&[
+            "at(sq(12, 3), yellow)",
+            "at(sq(11, 4), yellow)",
+            "at(sq(12, 4), yellow)",
+            "at(sq(1, 4), green)",
+            "control(green)",
+            "throws_tens(0)",
+            "throws_units(0)",
+        ])
+    );
 }
 
 /// Variant entry two: a piece that has never moved starts only with a
@@ -949,11 +973,13 @@ fn variant_entry_two_first_move_needs_a_two() {
 
 // ------------------------------------------------------------ sanity
 
-/// Observed stick frequencies in seeded random playouts match the declared
-/// weights (4/16, 1/16, 1/16, 10/16) within 1 percentage point.
+/// Observed stick frequencies in seeded random playouts of the engine
+/// (`Machine::random_joint`, which draws nature's move by weight) match
+/// the declared weights (4/16, 1/16, 1/16, 10/16) within 4 standard
+/// deviations of a binomial count.
 #[test]
 fn observed_stick_frequencies() {
-    use rand::{RngExt, SeedableRng};
+    use rand::SeedableRng;
     let s = base();
     let game = &s.game;
     let rnd = game.random_role().unwrap();
@@ -964,25 +990,7 @@ fn observed_stick_frequencies() {
     for _ in 0..40 {
         m.set_state(&game.initial());
         while !m.is_terminal() {
-            let joint: Vec<u32> = (0..game.role_count())
-                .map(|r| {
-                    if r == rnd {
-                        let outcomes = m.chance().unwrap();
-                        let sum: u64 = outcomes.iter().map(|(_, w)| w).sum();
-                        let mut x = rng.random_range(0..sum);
-                        for (mv, w) in outcomes {
-                            if x < w {
-                                return mv;
-                            }
-                            x -= w;
-                        }
-                        unreachable!()
-                    } else {
-                        let l = m.legal(r);
-                        l[rng.random_range(0..l.len())]
-                    }
-                })
-                .collect();
+            let joint = m.random_joint(&mut rng).expect("a playable state");
             let shown = game.show_move(rnd, joint[rnd]);
             if shown.starts_with("sticks(") {
                 *counts.entry(shown).or_default() += 1;
@@ -992,13 +1000,20 @@ fn observed_stick_frequencies() {
             m.set_state(&next);
         }
     }
+    assert!(total > 5_000, "only {total} throws");
+    assert_eq!(
+        counts.keys().collect::<Vec<_>>(),
+        ["sticks(0)", "sticks(12)", "sticks(2)", "sticks(8)"]
+    );
     for (mv, w) in STICKS {
-        let observed = counts.get(mv).copied().unwrap_or(0) as f64 / total as f64;
-        let declared = w as f64 / 16.0;
-        println!("{mv}: observed {observed:.4} declared {declared:.4} ({total} throws)");
+        let p = w as f64 / 16.0;
+        let got = counts.get(mv).copied().unwrap_or(0) as f64;
+        let mean = total as f64 * p;
+        let sd = (total as f64 * p * (1.0 - p)).sqrt();
         assert!(
-            (observed - declared).abs() < 0.01,
-            "{mv}: {observed} vs {declared}"
+            (got - mean).abs() <= 4.0 * sd,
+            "{mv}: {got} of {total}, expected {mean:.0} +- {:.0}",
+            4.0 * sd
         );
     }
 }

@@ -1,9 +1,39 @@
-//! Scenario harness for game tests: named positions as lists of facts in the
-//! game's own syntax, the exact legal moves there, the exact next state.
+//! Shared helpers of the integration tests: the scenario harness (named
+//! positions as lists of facts in the game's own syntax, the exact legal
+//! moves there, the exact next state), the one rule for tests that need the
+//! corpus in `../shared`, and a runner of the built binary.
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
 use tabula::engine::{Game, State};
 use tabula::syntax::{self, SourceMap};
+
+/// A file or folder of the read-only corpus beside the repository
+/// (`../shared/<rel>`), or `None` when the test needing it is to be skipped.
+///
+/// Holds: a test never passes without checking anything unnoticed. Where
+/// the corpus is missing the test is skipped with the reason on stderr;
+/// under CI (`CI=true` in the environment) a missing corpus fails the test.
+pub fn shared(rel: &str) -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(rel);
+    if path.exists() {
+        return Some(path);
+    }
+    let reason = format!("{} is missing", path.display());
+    if under_ci() {
+        panic!("{reason}; under CI the corpus in ../shared must be present");
+    }
+    eprintln!("skipped: {reason}");
+    None
+}
+
+/// Whether the environment says this is a CI run (`CI=true`, as CI
+/// services set it; `1` also counts).
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+}
 
 pub struct Scenario {
     pub game: Game,
@@ -12,7 +42,7 @@ pub struct Scenario {
 impl Scenario {
     /// Opens a game file relative to the crate root, with parameter overrides.
     pub fn open(path: &str, params: &[(&str, &str)]) -> Scenario {
-        let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+        let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
         let overrides = params
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))

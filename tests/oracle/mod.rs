@@ -1,43 +1,80 @@
-//! A naive reference evaluator of GDL, written independently of
-//! `src/ground` and `src/engine`, for differential tests.
+//! A naive reference evaluator of the core language, written independently
+//! of `src/ground` and `src/engine`, for differential tests.
 //!
-//! In: a parsed KIF [`Program`] (the AST is shared with tabula, nothing
-//! else). Out: for a state given as a set of ground facts (plus, for `next`,
-//! the moves made), the true instances of any relation.
+//! In: a parsed [`Program`] (the AST is shared with tabula, and a `.rules`
+//! game is read and desugared by tabula's reader; nothing else is). Out: for
+//! a state given as a set of ground facts (plus, for `next`, the moves made),
+//! the true instances of any relation, printed in the game's syntax.
 //! Holds: evaluation is bottom-up and stratified, directly over the
 //! non-ground rules: strongly connected component by component of the
 //! dependency graph, in order, recursive ones iterated to a fixpoint; a rule's body
-//! is solved left to right by matching positive literals against the facts
-//! found so far, and `not`/`distinct` wait until their variables are bound.
-//! No grounding, no compilation, no cleverness: slow but easy to trust.
+//! is solved by matching positive literals against the facts found so far,
+//! left to right; `not` and comparisons wait until their variables are
+//! bound, and `X = Expr` binds `X` once `Expr` is bound. Integers and
+//! arithmetic are evaluated here, by the language's definition (`docs/
+//! LANGUAGE.md`: `/` and `mod` Euclidean; a division by zero or an overflow
+//! has no value, so an atom holding it is false, and so is a comparison;
+//! the orderings compare integers only). No grounding, no compilation, no
+//! cleverness: slow but easy to trust.
 
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
-use tabula::syntax::{self, CmpOp, Literal, Program, SourceMap, Syntax, TermKind};
+use std::path::Path;
+use tabula::syntax::{
+    self, ArithOp, CmpOp, Literal, Program, SourceMap, Symbols, Syntax, TermKind,
+};
 
-/// A term: constants, variables and function applications, by name.
+/// The arithmetic operators, on the oracle's own terms.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+impl Op {
+    /// The value of `a op b`; `None` for a division by zero or an overflow.
+    /// Division and remainder are Euclidean: `-7 / 2 = -4`, `-7 mod 2 = 1`.
+    fn eval(self, a: i64, b: i64) -> Option<i64> {
+        match self {
+            Op::Add => a.checked_add(b),
+            Op::Sub => a.checked_sub(b),
+            Op::Mul => a.checked_mul(b),
+            Op::Div => a.checked_div_euclid(b),
+            Op::Mod => a.checked_rem_euclid(b),
+        }
+    }
+
+    fn symbol(self) -> &'static str {
+        match self {
+            Op::Add => "+",
+            Op::Sub => "-",
+            Op::Mul => "*",
+            Op::Div => "/",
+            Op::Mod => "mod",
+        }
+    }
+}
+
+/// A term: constants, integers, variables, function applications by name,
+/// and (in rules only) arithmetic. A KIF number is a constant, as GDL says.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum T {
     Var(String),
     Sym(String),
+    Int(i64),
     App(String, Vec<T>),
+    Arith(Op, Box<T>, Box<T>),
 }
 
 impl fmt::Display for T {
     /// KIF printing, as GDL systems (and tabula on `.kif` games) print terms.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            T::Var(v) | T::Sym(v) => f.write_str(v),
-            T::App(name, args) => {
-                write!(f, "({name}")?;
-                for a in args {
-                    write!(f, " {a}")?;
-                }
-                f.write_str(")")
-            }
-        }
+        self.write(f, Syntax::Kif)
     }
 }
 
@@ -46,30 +83,118 @@ impl T {
         T::Sym(s.to_string())
     }
 
-    fn vars(&self, out: &mut Vec<String>) {
-        match self {
-            T::Var(v) => out.push(v.clone()),
-            T::Sym(_) => {}
-            T::App(_, args) => args.iter().for_each(|a| a.vars(out)),
+    /// The term printed as tabula prints it in `syntax`: `(f a 1)` in KIF,
+    /// `f(a, 1)` in the native syntax.
+    pub fn show(&self, syntax: Syntax) -> String {
+        struct In<'a>(&'a T, Syntax);
+        impl fmt::Display for In<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.write(f, self.1)
+            }
+        }
+        In(self, syntax).to_string()
+    }
+
+    fn write(&self, f: &mut fmt::Formatter<'_>, syntax: Syntax) -> fmt::Result {
+        let sub = |t: &T| t.show(syntax);
+        match (self, syntax) {
+            (T::Var(v) | T::Sym(v), _) => f.write_str(v),
+            (T::Int(i), _) => write!(f, "{i}"),
+            (T::App(name, args), Syntax::Kif) => {
+                write!(f, "({name}")?;
+                for a in args {
+                    write!(f, " {}", sub(a))?;
+                }
+                f.write_str(")")
+            }
+            (T::App(name, args), Syntax::Rules) => {
+                let args: Vec<String> = args.iter().map(sub).collect();
+                write!(f, "{name}({})", args.join(", "))
+            }
+            (T::Arith(op, a, b), _) => write!(f, "({} {} {})", sub(a), op.symbol(), sub(b)),
         }
     }
 
-    /// The term with every bound variable replaced; unbound ones stay.
-    fn subst(&self, env: &Env) -> T {
+    fn vars(&self, out: &mut Vec<String>) {
         match self {
-            T::Var(v) => lookup(env, v).cloned().unwrap_or_else(|| self.clone()),
-            T::Sym(_) => self.clone(),
-            T::App(f, args) => T::App(f.clone(), args.iter().map(|a| a.subst(env)).collect()),
+            T::Var(v) => out.push(v.clone()),
+            T::Sym(_) | T::Int(_) => {}
+            T::App(_, args) => args.iter().for_each(|a| a.vars(out)),
+            T::Arith(_, a, b) => {
+                a.vars(out);
+                b.vars(out);
+            }
+        }
+    }
+
+    /// The term under `env`: bound variables replaced, arithmetic over
+    /// bound operands computed. Unbound variables outside arithmetic stay,
+    /// to be bound by matching.
+    fn resolve(&self, env: &Env) -> Result<T, Unresolved> {
+        match self {
+            T::Var(v) => Ok(lookup(env, v).cloned().unwrap_or_else(|| self.clone())),
+            T::Sym(_) | T::Int(_) => Ok(self.clone()),
+            T::App(f, args) => Ok(T::App(f.clone(), resolve_all(args, env)?)),
+            T::Arith(op, a, b) => match (a.resolve(env), b.resolve(env)) {
+                (Ok(T::Int(x)), Ok(T::Int(y))) => {
+                    op.eval(x, y).map(T::Int).ok_or(Unresolved::Undefined)
+                }
+                (Ok(x), Ok(y)) if x.is_ground() && y.is_ground() => Err(Unresolved::Undefined),
+                (Err(Unresolved::Undefined), _) | (_, Err(Unresolved::Undefined)) => {
+                    Err(Unresolved::Undefined)
+                }
+                _ => Err(Unresolved::Unready),
+            },
+        }
+    }
+
+    /// Whether every variable of the term is bound.
+    fn bound(&self, env: &Env) -> bool {
+        match self {
+            T::Var(v) => lookup(env, v).is_some(),
+            T::Sym(_) | T::Int(_) => true,
+            T::App(_, args) => args.iter().all(|a| a.bound(env)),
+            T::Arith(_, a, b) => a.bound(env) && b.bound(env),
+        }
+    }
+
+    /// Whether every variable inside arithmetic is bound.
+    fn arith_bound(&self, env: &Env) -> bool {
+        match self {
+            T::Var(_) | T::Sym(_) | T::Int(_) => true,
+            T::App(_, args) => args.iter().all(|a| a.arith_bound(env)),
+            T::Arith(..) => self.bound(env),
         }
     }
 
     fn is_ground(&self) -> bool {
         match self {
-            T::Var(_) => false,
-            T::Sym(_) => true,
+            T::Var(_) | T::Arith(..) => false,
+            T::Sym(_) | T::Int(_) => true,
             T::App(_, args) => args.iter().all(T::is_ground),
         }
     }
+
+    fn has_arith(&self) -> bool {
+        match self {
+            T::Arith(..) => true,
+            T::App(_, args) => args.iter().any(T::has_arith),
+            _ => false,
+        }
+    }
+}
+
+/// Why a term has no [`T::resolve`]d form yet.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Unresolved {
+    /// Arithmetic over a variable not bound yet.
+    Unready,
+    /// Arithmetic without a value.
+    Undefined,
+}
+
+fn resolve_all(args: &[T], env: &Env) -> Result<Vec<T>, Unresolved> {
+    args.iter().map(|a| a.resolve(env)).collect()
 }
 
 /// A body literal.
@@ -77,7 +202,8 @@ impl T {
 enum Lit {
     Pos(String, Vec<T>),
     Not(Box<Lit>),
-    Distinct(T, T),
+    /// A comparison; GDL's `distinct` is `Ne`.
+    Cmp(CmpOp, T, T),
     /// A disjunction of conjunctions.
     Or(Vec<Vec<Lit>>),
 }
@@ -87,7 +213,7 @@ impl Lit {
         match self {
             Lit::Pos(_, args) => args.iter().for_each(|a| a.vars(out)),
             Lit::Not(l) => l.vars(out),
-            Lit::Distinct(a, b) => {
+            Lit::Cmp(_, a, b) => {
                 a.vars(out);
                 b.vars(out);
             }
@@ -100,7 +226,7 @@ impl Lit {
         match self {
             Lit::Pos(rel, _) => out.push((rel.clone(), negated)),
             Lit::Not(l) => l.deps(true, out),
-            Lit::Distinct(..) => {}
+            Lit::Cmp(..) => {}
             Lit::Or(alts) => alts.iter().flatten().for_each(|l| l.deps(negated, out)),
         }
     }
@@ -120,8 +246,8 @@ fn lookup<'a>(env: &'a Env, v: &str) -> Option<&'a T> {
     env.iter().rev().find(|(w, _)| w == v).map(|(_, t)| t)
 }
 
-/// Matches a pattern against a ground term, extending `env`. On failure
-/// `env` may hold partial bindings: the caller truncates.
+/// Matches a pattern without arithmetic against a ground term, extending
+/// `env`. On failure `env` may hold partial bindings: the caller truncates.
 fn matches(pattern: &T, ground: &T, env: &mut Env) -> bool {
     match (pattern, ground) {
         (T::Var(v), _) => match lookup(env, v) {
@@ -132,6 +258,7 @@ fn matches(pattern: &T, ground: &T, env: &mut Env) -> bool {
             }
         },
         (T::Sym(a), T::Sym(b)) => a == b,
+        (T::Int(a), T::Int(b)) => a == b,
         (T::App(f, xs), T::App(g, ys)) => {
             f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| matches(x, y, env))
         }
@@ -221,18 +348,29 @@ pub struct Oracle {
     fixed: Db,
     /// Roles in the order of the program's `role` facts.
     pub roles: Vec<T>,
+    /// The syntax the game was read in, which its terms print in.
+    pub syntax: Syntax,
 }
 
-fn term(t: &syntax::Term, p: &Program) -> T {
+fn term(t: &syntax::Term, symbols: &Symbols) -> T {
     match &t.kind {
-        TermKind::Var(v) => T::Var(p.symbols.name(*v).to_string()),
-        TermKind::Const(c) => T::Sym(p.symbols.name(*c).to_string()),
-        TermKind::Int(i) => T::Sym(i.to_string()),
+        TermKind::Var(v) => T::Var(symbols.name(*v).to_string()),
+        TermKind::Const(c) => T::Sym(symbols.name(*c).to_string()),
+        TermKind::Int(i) => T::Int(*i),
         TermKind::App(f, args) => T::App(
-            p.symbols.name(*f).to_string(),
-            args.iter().map(|a| term(a, p)).collect(),
+            symbols.name(*f).to_string(),
+            args.iter().map(|a| term(a, symbols)).collect(),
         ),
-        TermKind::Arith(..) => panic!("oracle: arithmetic is not GDL"),
+        TermKind::Arith(op, a, b) => {
+            let op = match op {
+                ArithOp::Add => Op::Add,
+                ArithOp::Sub => Op::Sub,
+                ArithOp::Mul => Op::Mul,
+                ArithOp::Div => Op::Div,
+                ArithOp::Mod => Op::Mod,
+            };
+            T::Arith(op, Box::new(term(a, symbols)), Box::new(term(b, symbols)))
+        }
     }
 }
 
@@ -240,17 +378,112 @@ fn literal(l: &Literal, p: &Program) -> Lit {
     match l {
         Literal::Pos(a) => Lit::Pos(
             p.symbols.name(a.rel).to_string(),
-            a.args.iter().map(|t| term(t, p)).collect(),
+            a.args.iter().map(|t| term(t, &p.symbols)).collect(),
         ),
         Literal::Not(inner, _) => Lit::Not(Box::new(literal(inner, p))),
-        Literal::Cmp(CmpOp::Ne, a, b, _) => Lit::Distinct(term(a, p), term(b, p)),
-        Literal::Cmp(op, ..) => panic!("oracle: comparison {} is not GDL", op.as_str()),
+        Literal::Cmp(op, a, b, _) => Lit::Cmp(*op, term(a, &p.symbols), term(b, &p.symbols)),
         Literal::Or(alts, _) => Lit::Or(
             alts.iter()
                 .map(|c| c.iter().map(|l| literal(l, p)).collect())
                 .collect(),
         ),
     }
+}
+
+/// Evaluation order. `uses` is the dependency graph; two relations are in
+/// one strongly connected component when each reaches the other.
+/// level(head) >= level(used) inside a component, and > across components,
+/// so each level only needs lower levels and itself. Negation inside a
+/// component is recursion through negation. Returns the levels (as
+/// [`Oracle::levels`]), `uses`, and what each relation reaches.
+#[allow(clippy::type_complexity)]
+fn order(
+    rules: &[Rule],
+) -> (
+    Vec<(Vec<usize>, bool)>,
+    HashMap<String, BTreeSet<String>>,
+    HashMap<String, HashSet<String>>,
+) {
+    let mut deps = Vec::new();
+    let mut uses: HashMap<String, BTreeSet<String>> = HashMap::new();
+    for r in rules {
+        let mut d = Vec::new();
+        r.body.iter().for_each(|l| l.deps(false, &mut d));
+        for (rel, _) in &d {
+            uses.entry(r.rel.clone()).or_default().insert(rel.clone());
+        }
+        deps.push((r.rel.clone(), d));
+    }
+    let reaches = |from: &str| -> HashSet<String> {
+        let mut seen = HashSet::new();
+        let mut stack: Vec<&String> = uses.get(from).into_iter().flatten().collect();
+        while let Some(r) = stack.pop() {
+            if seen.insert(r.clone()) {
+                stack.extend(uses.get(r).into_iter().flatten());
+            }
+        }
+        seen
+    };
+    let reach: HashMap<String, HashSet<String>> = rules
+        .iter()
+        .map(|r| (r.rel.clone(), reaches(&r.rel)))
+        .collect();
+    let mut level: HashMap<String, usize> = rules.iter().map(|r| (r.rel.clone(), 0)).collect();
+    loop {
+        let mut changed = false;
+        for (head, d) in &deps {
+            for (rel, neg) in d {
+                // head uses rel, so they share a component iff rel reaches head.
+                let same = reach.get(rel).is_some_and(|s| s.contains(head));
+                assert!(!(same && *neg), "oracle: {head} recurses through negation");
+                let need = level.get(rel).copied().unwrap_or(0) + usize::from(!same);
+                let l = level.get_mut(head).expect("every head has a level");
+                if *l < need {
+                    *l = need;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let levels = components(rules, &level, &reach);
+    (levels, uses, reach)
+}
+
+/// Rules grouped by component, components in order of level; a component
+/// is named by its least relation.
+fn components(
+    rules: &[Rule],
+    level: &HashMap<String, usize>,
+    reach: &HashMap<String, HashSet<String>>,
+) -> Vec<(Vec<usize>, bool)> {
+    let component = |rel: &str| -> String {
+        let mut names: Vec<&str> = reach[rel]
+            .iter()
+            .filter(|o| reach.get(*o).is_some_and(|s| s.contains(rel)))
+            .map(String::as_str)
+            .collect();
+        names.push(rel);
+        names.into_iter().min().unwrap_or(rel).to_string()
+    };
+    let mut groups: BTreeMap<(usize, String), Vec<usize>> = BTreeMap::new();
+    for (i, r) in rules.iter().enumerate() {
+        groups
+            .entry((level[&r.rel], component(&r.rel)))
+            .or_default()
+            .push(i);
+    }
+    groups
+        .into_values()
+        .map(|ids| {
+            let recursive = ids
+                .iter()
+                .any(|&i| reach[&rules[i].rel].contains(&rules[i].rel));
+            (ids, recursive)
+        })
+        .collect()
 }
 
 impl Oracle {
@@ -262,93 +495,30 @@ impl Oracle {
         Oracle::new(&program)
     }
 
+    /// Reads a game in the native syntax from a file (with the files it
+    /// extends), parameters overridden; its declarations come desugared.
+    pub fn from_rules(path: &Path, params: &[(&str, &str)]) -> Oracle {
+        let overrides = params
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let mut sources = SourceMap::default();
+        let program = syntax::load(&mut sources, path, Syntax::Rules, &overrides)
+            .unwrap_or_else(|e| panic!("oracle: {} does not parse: {e:?}", path.display()));
+        Oracle::new(&program)
+    }
+
     pub fn new(p: &Program) -> Oracle {
         let rules: Vec<Rule> = p
             .rules
             .iter()
             .map(|r| Rule {
                 rel: p.symbols.name(r.head.rel).to_string(),
-                args: r.head.args.iter().map(|t| term(t, p)).collect(),
+                args: r.head.args.iter().map(|t| term(t, &p.symbols)).collect(),
                 body: r.body.iter().map(|l| literal(l, p)).collect(),
             })
             .collect();
-        // Evaluation order. `uses` is the dependency graph; two relations
-        // are in one strongly connected component when each reaches the
-        // other. level(head) >= level(used) inside a component, and
-        // > across components, so each level only needs lower levels and
-        // itself. Negation inside a component is recursion through negation.
-        let mut deps = Vec::new();
-        let mut uses: HashMap<String, BTreeSet<String>> = HashMap::new();
-        for r in &rules {
-            let mut d = Vec::new();
-            r.body.iter().for_each(|l| l.deps(false, &mut d));
-            for (rel, _) in &d {
-                uses.entry(r.rel.clone()).or_default().insert(rel.clone());
-            }
-            deps.push((r.rel.clone(), d));
-        }
-        let reaches = |from: &str| -> HashSet<String> {
-            let mut seen = HashSet::new();
-            let mut stack: Vec<&String> = uses.get(from).into_iter().flatten().collect();
-            while let Some(r) = stack.pop() {
-                if seen.insert(r.clone()) {
-                    stack.extend(uses.get(r).into_iter().flatten());
-                }
-            }
-            seen
-        };
-        let reach: HashMap<String, HashSet<String>> = rules
-            .iter()
-            .map(|r| (r.rel.clone(), reaches(&r.rel)))
-            .collect();
-        let mut level: HashMap<String, usize> = rules.iter().map(|r| (r.rel.clone(), 0)).collect();
-        loop {
-            let mut changed = false;
-            for (head, d) in &deps {
-                for (rel, neg) in d {
-                    // head uses rel, so they share a component iff rel
-                    // reaches head.
-                    let same = reach.get(rel).is_some_and(|s| s.contains(head));
-                    assert!(!(same && *neg), "oracle: {head} recurses through negation");
-                    let need = level.get(rel).copied().unwrap_or(0) + usize::from(!same);
-                    let l = level.get_mut(head).expect("every head has a level");
-                    if *l < need {
-                        *l = need;
-                        changed = true;
-                    }
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        // Each component's rules are evaluated together, components in
-        // order of level; a component is named by its least relation.
-        let component = |rel: &str| -> String {
-            let mut names: Vec<&str> = reach[rel]
-                .iter()
-                .filter(|o| reach.get(*o).is_some_and(|s| s.contains(rel)))
-                .map(String::as_str)
-                .collect();
-            names.push(rel);
-            names.into_iter().min().unwrap_or(rel).to_string()
-        };
-        let mut groups: BTreeMap<(usize, String), Vec<usize>> = BTreeMap::new();
-        for (i, r) in rules.iter().enumerate() {
-            groups
-                .entry((level[&r.rel], component(&r.rel)))
-                .or_default()
-                .push(i);
-        }
-        let levels = groups
-            .into_values()
-            .map(|ids| {
-                let recursive = ids
-                    .iter()
-                    .any(|&i| reach[&rules[i].rel].contains(&rules[i].rel));
-                (ids, recursive)
-            })
-            .collect();
+        let (levels, uses, reach) = order(&rules);
         // Relations that depend on neither `true` nor `does` are the same in
         // every state: computed once.
         let fixed_rels: HashSet<String> = reach
@@ -363,15 +533,35 @@ impl Oracle {
             roles: Vec::new(),
             fixed: Db::new(),
             fixed_rels: HashSet::new(),
+            syntax: p.syntax,
         };
         let all: Vec<&str> = fixed_rels.iter().map(String::as_str).collect();
         oracle.fixed = oracle.model(&Facts::new(), &[], &all);
         oracle.fixed_rels = fixed_rels;
-        // Roles in program order (for printing).
+        oracle.roles = oracle.role_order();
+        oracle
+    }
+
+    /// A ground term (a fact, a move) printed in the game's syntax, read
+    /// back by tabula's reader.
+    pub fn parse(&self, text: &str) -> T {
+        let mut sources = SourceMap::default();
+        let file = sources.add("<term>", text);
+        let mut symbols = Symbols::default();
+        let t = syntax::parse_term(&sources, file, self.syntax, &mut symbols)
+            .unwrap_or_else(|d| panic!("oracle: `{text}` does not parse: {}", d.message));
+        match term(&t, &symbols).resolve(&Env::new()) {
+            Ok(t) if t.is_ground() => t,
+            _ => panic!("oracle: `{text}` is no ground term"),
+        }
+    }
+
+    /// The roles that hold, in the order of the program's `role` facts.
+    fn role_order(&self) -> Vec<T> {
         let mut seen = HashSet::new();
-        let have = |args: &[T]| oracle.fixed.get("role").is_some_and(|h| h.contains(args));
+        let have = |args: &[T]| self.fixed.get("role").is_some_and(|h| h.contains(args));
         let mut roles = Vec::new();
-        for r in oracle
+        for r in self
             .rules
             .iter()
             .filter(|r| r.rel == "role" && r.body.is_empty())
@@ -380,8 +570,7 @@ impl Oracle {
                 roles.push(r.args[0].clone());
             }
         }
-        oracle.roles = roles;
-        oracle
+        roles
     }
 
     /// Every relation the given ones depend on, themselves included.
@@ -426,12 +615,12 @@ impl Oracle {
                     let body: Vec<&Lit> = r.body.iter().collect();
                     let mut env = Env::new();
                     solve(&db, &body, &mut env, &mut |env| {
-                        let args: Vec<T> = r.args.iter().map(|a| a.subst(env)).collect();
-                        assert!(
-                            args.iter().all(T::is_ground),
-                            "oracle: unsafe rule for {}",
-                            r.rel
-                        );
+                        // A head whose arithmetic has no value concludes nothing.
+                        let args = match resolve_all(&r.args, env) {
+                            Ok(args) if args.iter().all(T::is_ground) => args,
+                            Err(Unresolved::Undefined) => return,
+                            _ => panic!("oracle: unsafe rule for {}", r.rel),
+                        };
                         if !db.get(&r.rel).is_some_and(|set| set.contains(&args)) {
                             new.push((r.rel.clone(), args));
                         }
@@ -573,28 +762,63 @@ fn tuples<'a>(db: &'a Tables, rel: &str) -> impl Iterator<Item = &'a Vec<T>> {
 }
 
 fn bound(l: &Lit, env: &Env) -> bool {
-    let mut vs = Vec::new();
-    l.vars(&mut vs);
-    vs.iter().all(|v| lookup(env, v).is_some())
+    match l {
+        Lit::Pos(_, args) => args.iter().all(|a| a.bound(env)),
+        Lit::Not(l) => bound(l, env),
+        Lit::Cmp(_, a, b) => a.bound(env) && b.bound(env),
+        Lit::Or(alts) => alts.iter().flatten().all(|l| bound(l, env)),
+    }
 }
 
-/// Calls `out` with every extension of `env` satisfying the conjunction.
-/// Negations and `distinct` are taken as soon as their variables are bound
-/// (GDL's safety rule guarantees that happens); positive atoms and `or`
-/// are taken left to right.
+/// Whether `l` can be solved now: a test once its variables are bound, an
+/// `X = Expr` binding once one side is bound and the other has no
+/// arithmetic, a positive atom once its arithmetic can be computed, an `or`
+/// always. Tests come first, then bindings, then atoms, each left to right.
+fn pick(lits: &[&Lit], env: &Env) -> Option<usize> {
+    let test = |l: &&Lit| matches!(l, Lit::Not(_) | Lit::Cmp(..)) && bound(l, env);
+    let binding = |l: &&Lit| match l {
+        Lit::Cmp(CmpOp::Eq, a, b) => {
+            (a.bound(env) && !b.has_arith()) || (b.bound(env) && !a.has_arith())
+        }
+        _ => false,
+    };
+    let atom = |l: &&Lit| match l {
+        Lit::Pos(_, args) => args.iter().all(|a| a.arith_bound(env)),
+        Lit::Or(_) => true,
+        _ => false,
+    };
+    lits.iter()
+        .position(test)
+        .or_else(|| lits.iter().position(binding))
+        .or_else(|| lits.iter().position(atom))
+}
+
+/// The truth of a comparison whose variables are bound. A side without a
+/// value makes it false; the orderings hold between integers only.
+fn compare(op: CmpOp, a: &T, b: &T, env: &Env) -> bool {
+    let (Ok(a), Ok(b)) = (a.resolve(env), b.resolve(env)) else {
+        return false;
+    };
+    match (op, &a, &b) {
+        (CmpOp::Eq, ..) => a == b,
+        (CmpOp::Ne, ..) => a != b,
+        (CmpOp::Lt, T::Int(x), T::Int(y)) => x < y,
+        (CmpOp::Le, T::Int(x), T::Int(y)) => x <= y,
+        (CmpOp::Gt, T::Int(x), T::Int(y)) => x > y,
+        (CmpOp::Ge, T::Int(x), T::Int(y)) => x >= y,
+        _ => false,
+    }
+}
+
+/// Calls `out` with every extension of `env` satisfying the conjunction,
+/// taking the literals in the order [`pick`] gives (GDL's and the native
+/// language's safety rules guarantee one is always ready).
 fn solve(db: &Tables, lits: &[&Lit], env: &mut Env, out: &mut dyn FnMut(&Env)) {
     if lits.is_empty() {
         out(env);
         return;
     }
-    let ready = |l: &&Lit| matches!(l, Lit::Not(_) | Lit::Distinct(..)) && bound(l, env);
-    let i = lits
-        .iter()
-        .position(ready)
-        .or_else(|| {
-            lits.iter()
-                .position(|l| matches!(l, Lit::Pos(..) | Lit::Or(_)))
-        })
+    let i = pick(lits, env)
         .unwrap_or_else(|| panic!("oracle: unsafe body, unbound variables in {lits:?}"));
     let rest: Vec<&Lit> = lits
         .iter()
@@ -602,15 +826,18 @@ fn solve(db: &Tables, lits: &[&Lit], env: &mut Env, out: &mut dyn FnMut(&Env)) {
         .filter(|(j, _)| *j != i)
         .map(|(_, l)| *l)
         .collect();
+    let mark = env.len();
     match lits[i] {
         Lit::Pos(rel, args) => {
             let Some(table) = db.get(rel) else { return };
-            let pattern: Vec<T> = args.iter().map(|a| a.subst(env)).collect();
+            // Arithmetic without a value: no fact matches.
+            let Ok(pattern) = resolve_all(args, env) else {
+                return;
+            };
             for row in table.candidates(&pattern) {
                 let tuple = &table.rows[row];
-                let mark = env.len();
-                if tuple.len() == args.len()
-                    && args.iter().zip(tuple).all(|(a, t)| matches(a, t, env))
+                if tuple.len() == pattern.len()
+                    && pattern.iter().zip(tuple).all(|(a, t)| matches(a, t, env))
                 {
                     solve(db, &rest, env, out);
                 }
@@ -619,22 +846,31 @@ fn solve(db: &Tables, lits: &[&Lit], env: &mut Env, out: &mut dyn FnMut(&Env)) {
         }
         Lit::Not(inner) => {
             let mut found = false;
-            let mark = env.len();
             solve(db, &[inner.as_ref()], env, &mut |_| found = true);
             env.truncate(mark);
             if !found {
                 solve(db, &rest, env, out);
             }
         }
-        Lit::Distinct(a, b) => {
-            if a.subst(env) != b.subst(env) {
+        Lit::Cmp(op, a, b) if bound(lits[i], env) => {
+            if compare(*op, a, b, env) {
                 solve(db, &rest, env, out);
             }
+        }
+        Lit::Cmp(_, a, b) => {
+            // `X = Expr`: the unbound side matched against the other's value.
+            let (Ok(a), Ok(b)) = (a.resolve(env), b.resolve(env)) else {
+                return;
+            };
+            let (pattern, value) = if b.is_ground() { (a, b) } else { (b, a) };
+            if matches(&pattern, &value, env) {
+                solve(db, &rest, env, out);
+            }
+            env.truncate(mark);
         }
         Lit::Or(alts) => {
             for alt in alts {
                 let lits: Vec<&Lit> = alt.iter().chain(rest.iter().copied()).collect();
-                let mark = env.len();
                 solve(db, &lits, env, out);
                 env.truncate(mark);
             }
