@@ -43,13 +43,19 @@ const TIC_TAC_TOE: &str = "
 (<= (goal ?r 50) (role ?r) (not (line x)) (not (line o)))
 ";
 
-/// A scratch copy of the tic-tac-toe text; the path, relative or absolute.
+/// A scratch copy of the tic-tac-toe text, written once for all tests (the
+/// tests run in parallel: rewriting it in each would let one test read the
+/// file while another truncates it).
 fn tic_tac_toe() -> String {
-    let dir = std::env::temp_dir().join(format!("tabula-cli-json-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("tictactoe.kif");
-    std::fs::write(&path, TIC_TAC_TOE).expect("temp file");
-    path.display().to_string()
+    static PATH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("tabula-cli-json-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("tictactoe.kif");
+        std::fs::write(&path, TIC_TAC_TOE).expect("temp file");
+        path.display().to_string()
+    })
+    .clone()
 }
 
 /// A JSON value: just what the outputs use.

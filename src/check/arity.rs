@@ -6,51 +6,33 @@
 //! used with a number of arguments GDL does not give it.
 //! Holds: three separate name spaces are checked: relations; fluents (the
 //! argument of `init`, `true`, `next`, `base`); moves (the second argument of
-//! `legal`, `does`, `input`). Function symbols elsewhere inside terms are not
+//! `legal`, `does`, `input`), as the table [`crate::gdl::RESERVED`] says. Function symbols elsewhere inside terms are not
 //! checked: GDL games routinely reuse a constructor name in unrelated places.
 
 use super::Sink;
 use super::walk::{body_atoms, functor};
 use crate::diag::{Diagnostic, codes};
+use crate::gdl::{Inner, RESERVED, Reserved};
 use crate::syntax::{Atom, Program, Span, Sym};
 use indexmap::IndexMap;
 use rustc_hash::FxHashMap;
 
+/// A name space of names with an arity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Kind {
     Relation,
-    Fluent,
-    Move,
+    Inner(Inner),
 }
 
 impl Kind {
     fn noun(self) -> &'static str {
         match self {
             Kind::Relation => "relation",
-            Kind::Fluent => "fluent",
-            Kind::Move => "move",
+            Kind::Inner(Inner::Fluent) => "fluent",
+            Kind::Inner(Inner::Move) => "move",
         }
     }
 }
-
-/// A reserved relation's arity, what its arguments are, and which argument
-/// (if any) is a fluent or a move.
-type Signature = (usize, &'static str, Option<(usize, Kind)>);
-
-/// The reserved relations and their signatures.
-const RESERVED: &[(&str, Signature)] = &[
-    ("role", (1, "a role", None)),
-    ("init", (1, "a fluent", Some((0, Kind::Fluent)))),
-    ("true", (1, "a fluent", Some((0, Kind::Fluent)))),
-    ("next", (1, "a fluent", Some((0, Kind::Fluent)))),
-    ("base", (1, "a fluent", Some((0, Kind::Fluent)))),
-    ("legal", (2, "a role and a move", Some((1, Kind::Move)))),
-    ("does", (2, "a role and a move", Some((1, Kind::Move)))),
-    ("input", (2, "a role and a move", Some((1, Kind::Move)))),
-    ("goal", (2, "a role and a value", None)),
-    ("terminal", (0, "none", None)),
-    ("sees", (2, "a role and a percept", None)),
-];
 
 pub fn arguments(n: usize) -> String {
     match n {
@@ -60,9 +42,10 @@ pub fn arguments(n: usize) -> String {
 }
 
 pub(super) fn check(program: &Program, out: &mut Sink) {
-    let reserved: FxHashMap<Sym, Signature> = RESERVED
+    let reserved: FxHashMap<Sym, &Reserved> = RESERVED
         .iter()
-        .filter_map(|&(name, sig)| program.symbols.get(name).map(|s| (s, sig)))
+        .filter(|row| row.gdl)
+        .filter_map(|row| program.symbols.get(row.name).map(|s| (s, row)))
         .collect();
     // For each name, the distinct arities seen, each with its first place.
     let mut seen: IndexMap<(Kind, Sym), Vec<(usize, Span)>> = IndexMap::new();
@@ -73,7 +56,12 @@ pub(super) fn check(program: &Program, out: &mut Sink) {
         }
     };
     let mut atom = |a: &Atom| match reserved.get(&a.rel) {
-        Some(&(n, what, inner)) => {
+        Some(&&Reserved {
+            arity: n,
+            arguments: what,
+            inner,
+            ..
+        }) => {
             if a.args.len() != n {
                 let name = program.symbols.name(a.rel);
                 let message = if n == 0 {
@@ -92,7 +80,7 @@ pub(super) fn check(program: &Program, out: &mut Sink) {
             } else if let Some((i, kind)) = inner
                 && let Some((f, arity)) = functor(&a.args[i])
             {
-                note(kind, f, arity, a.args[i].span);
+                note(Kind::Inner(kind), f, arity, a.args[i].span);
             }
         }
         None => note(Kind::Relation, a.rel, a.args.len(), a.span),

@@ -13,6 +13,7 @@
 use super::Sink;
 use super::walk::body_atoms;
 use crate::diag::{Diagnostic, codes};
+use crate::gdl::{Depends, Names, RESERVED, Relation};
 use crate::syntax::{Program, Span, Sym};
 use indexmap::IndexMap;
 use std::collections::VecDeque;
@@ -47,19 +48,19 @@ pub(super) struct Graph {
 
 impl Graph {
     pub fn new(program: &Program) -> Graph {
-        let true_ = program.symbols.get("true");
-        let does = program.symbols.get("does");
-        let mut names: IndexMap<Sym, Node> = IndexMap::new();
+        let names = Names::new(&program.symbols);
+        let (true_, does) = (names.sym(Relation::True), names.sym(Relation::Does));
+        let mut nodes: IndexMap<Sym, Node> = IndexMap::new();
         for rule in &program.rules {
-            let h = node(&mut names, rule.head.rel);
+            let h = node(&mut nodes, rule.head.rel);
             body_atoms(&rule.body, &mut |atom, negative| {
                 if Some(atom.rel) == true_ {
-                    names[h].uses_true.get_or_insert(atom.span);
+                    nodes[h].uses_true.get_or_insert(atom.span);
                 } else if Some(atom.rel) == does {
-                    names[h].uses_does.get_or_insert(atom.span);
+                    nodes[h].uses_does.get_or_insert(atom.span);
                 } else {
-                    let to = node(&mut names, atom.rel);
-                    names[h].edges.push(Edge {
+                    let to = node(&mut nodes, atom.rel);
+                    nodes[h].edges.push(Edge {
                         to,
                         negative,
                         span: atom.span,
@@ -67,7 +68,7 @@ impl Graph {
                 }
             });
         }
-        Graph { names }
+        Graph { names: nodes }
     }
 
     fn name(&self, i: usize) -> Sym {
@@ -75,62 +76,15 @@ impl Graph {
     }
 
     /// Strongly-connected components in reverse topological order (every
-    /// component comes after the components it depends on), by an iterative
-    /// Tarjan, and the component of each node.
-    fn components(&self) -> (Vec<Vec<usize>>, Vec<usize>) {
-        const NONE: usize = usize::MAX;
-        let n = self.names.len();
-        let mut index = vec![NONE; n];
-        let mut low = vec![0; n];
-        let mut on_stack = vec![false; n];
-        let mut stack: Vec<usize> = Vec::new();
-        let mut comp = vec![NONE; n];
-        let mut comps: Vec<Vec<usize>> = Vec::new();
-        let mut next = 0;
-        // The call stack: a node and how many of its edges are done.
-        let mut calls: Vec<(usize, usize)> = Vec::new();
-        for root in 0..n {
-            if index[root] != NONE {
-                continue;
-            }
-            calls.push((root, 0));
-            while let Some(&mut (v, ref mut done)) = calls.last_mut() {
-                if *done == 0 && index[v] == NONE {
-                    index[v] = next;
-                    low[v] = next;
-                    next += 1;
-                    stack.push(v);
-                    on_stack[v] = true;
-                }
-                let edges = &self.names[v].edges;
-                if let Some(e) = edges.get(*done) {
-                    *done += 1;
-                    let w = e.to;
-                    if index[w] == NONE {
-                        calls.push((w, 0));
-                    } else if on_stack[w] {
-                        low[v] = low[v].min(index[w]);
-                    }
-                    continue;
-                }
-                calls.pop();
-                if let Some(&(parent, _)) = calls.last() {
-                    low[parent] = low[parent].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    let mut members = Vec::new();
-                    while let Some(w) = stack.pop() {
-                        on_stack[w] = false;
-                        comp[w] = comps.len();
-                        members.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    members.reverse();
-                    comps.push(members);
-                }
-            }
+    /// component comes after the components it depends on), and the
+    /// component of each node.
+    fn components(&self) -> (Vec<Vec<u32>>, Vec<usize>) {
+        let comps = crate::scc::components(self.names.len(), |v, k| {
+            self.names[v].edges.get(k).map(|e| e.to)
+        });
+        let mut comp = vec![0; self.names.len()];
+        for (c, members) in comps.iter().enumerate() {
+            members.iter().for_each(|&v| comp[v as usize] = c);
         }
         (comps, comp)
     }
@@ -142,6 +96,7 @@ impl Graph {
         for (c, members) in comps.iter().enumerate() {
             let mut cycle_reported = false;
             for &v in members {
+                let v = v as usize;
                 for e in &self.names[v].edges {
                     let d = comp[e.to];
                     if d == c {
@@ -158,7 +113,7 @@ impl Graph {
         let height = level.iter().max().map_or(0, |m| m + 1);
         let mut strata = vec![Vec::new(); height];
         for (c, members) in comps.iter().enumerate() {
-            strata[level[c]].extend(members.iter().map(|&v| self.name(v)));
+            strata[level[c]].extend(members.iter().map(|&v| self.name(v as usize)));
         }
         strata
     }
@@ -215,97 +170,68 @@ impl Graph {
     }
 
     /// `RESERVED` errors for reserved relations that depend on `true` or
-    /// `does` where GDL forbids it.
+    /// `does` where GDL forbids it (the `depends` column of [`RESERVED`]):
+    /// one per relation, the `does` one first as the more telling.
     pub fn reserved_dependencies(&self, program: &Program, out: &mut Sink) {
-        const FORBIDDEN: &[(&str, bool, bool, &str)] = &[
-            // (relation, not on true, not on does, why)
-            (
-                "role",
-                true,
-                true,
-                "the roles are fixed before the game starts",
-            ),
-            (
-                "init",
-                true,
-                true,
-                "the initial state cannot depend on a state or on moves",
-            ),
-            (
-                "base",
-                true,
-                true,
-                "`base` lists the possible fluents once and for all",
-            ),
-            (
-                "input",
-                true,
-                true,
-                "`input` lists the possible moves once and for all",
-            ),
-            (
-                "legal",
-                false,
-                true,
-                "the legal moves must be known before the moves are chosen",
-            ),
-            (
-                "goal",
-                false,
-                true,
-                "goals are read in a state, not during a move",
-            ),
-            (
-                "terminal",
-                false,
-                true,
-                "termination is read in a state, not during a move",
-            ),
-        ];
-        for &(rel, no_true, no_does, why) in FORBIDDEN {
+        for row in RESERVED {
+            let (no_true, why) = match row.depends {
+                Depends::Anything => continue,
+                Depends::StateOnly(why) => (false, why),
+                Depends::Nothing(why) => (true, why),
+            };
             let Some(start) = program
                 .symbols
-                .get(rel)
+                .get(row.name)
                 .and_then(|s| self.names.get_index_of(&s))
             else {
                 continue;
             };
-            for (input, forbidden) in [("does", no_does), ("true", no_true)] {
-                if !forbidden {
-                    continue;
-                }
-                let uses = |v: usize| {
-                    let node = &self.names[v];
-                    if input == "does" {
-                        node.uses_does
-                    } else {
-                        node.uses_true
-                    }
-                };
-                let Some(path) = self.path(start, |v| uses(v).is_some(), |_| true) else {
-                    continue;
-                };
-                let last = path.last().map_or(start, |e| e.to);
-                let Some(use_span) = uses(last) else { continue };
-                let mut chain = rel.to_string();
-                for e in &path {
-                    chain.push_str(" -> ");
-                    if e.negative {
-                        chain.push_str("not ");
-                    }
-                    chain.push_str(program.symbols.name(self.name(e.to)));
-                }
-                let message = format!("`{rel}` must not depend on `{input}`: {why}");
-                let d = match path.first() {
-                    None => Diagnostic::error(codes::RESERVED, use_span, message),
-                    Some(first) => Diagnostic::error(codes::RESERVED, first.span, message)
-                        .with_label(use_span, format!("`{input}` is used here"))
-                        .with_note(format!("the dependency: {chain} -> {input}")),
-                };
+            let inputs = [(Relation::Does, true), (Relation::True, no_true)];
+            let found = inputs
+                .into_iter()
+                .filter(|&(_, forbidden)| forbidden)
+                .find_map(|(input, _)| self.dependency(program, row.name, start, input, why));
+            if let Some(d) = found {
                 out.push(d);
-                // One error per relation: the `does` one is the more telling.
-                break;
             }
         }
+    }
+
+    /// The error for reserved relation `rel` (node `start`) if it depends
+    /// on `input` (`true` or `does`), naming a shortest such dependency.
+    fn dependency(
+        &self,
+        program: &Program,
+        rel: &str,
+        start: usize,
+        input: Relation,
+        why: &str,
+    ) -> Option<Diagnostic> {
+        let uses = |v: usize| {
+            let node = &self.names[v];
+            match input {
+                Relation::Does => node.uses_does,
+                _ => node.uses_true,
+            }
+        };
+        let path = self.path(start, |v| uses(v).is_some(), |_| true)?;
+        let last = path.last().map_or(start, |e| e.to);
+        let use_span = uses(last)?;
+        let input = input.name();
+        let mut chain = rel.to_string();
+        for e in &path {
+            chain.push_str(" -> ");
+            if e.negative {
+                chain.push_str("not ");
+            }
+            chain.push_str(program.symbols.name(self.name(e.to)));
+        }
+        let message = format!("`{rel}` must not depend on `{input}`: {why}");
+        Some(match path.first() {
+            None => Diagnostic::error(codes::RESERVED, use_span, message),
+            Some(first) => Diagnostic::error(codes::RESERVED, first.span, message)
+                .with_label(use_span, format!("`{input}` is used here"))
+                .with_note(format!("the dependency: {chain} -> {input}")),
+        })
     }
 }

@@ -24,6 +24,7 @@ mod safety;
 mod walk;
 
 use crate::diag::{Diagnostic, codes};
+use crate::gdl::{KIF_CONNECTIVES, Names, Relation};
 use crate::syntax::{Program, Sym, Syntax};
 use rustc_hash::{FxHashMap, FxHashSet};
 use walk::body_atoms;
@@ -114,28 +115,29 @@ pub fn analyse(program: &Program) -> Analysis {
 /// `RESERVED` errors that need no dependency graph: `true` and `does` (and
 /// in KIF `distinct`, `or`, `not`) in a head; `init` and `next` in a body.
 fn reserved_places(program: &Program, out: &mut Sink) {
-    let sym = |name| program.symbols.get(name);
+    let names = Names::new(&program.symbols);
+    let sym = |relation| names.sym(relation);
     let inputs = [
         (
-            sym("true"),
+            sym(Relation::True),
             "`true` cannot be defined by a rule: it holds the current state, which `init` and `next` define",
         ),
         (
-            sym("does"),
+            sym(Relation::Does),
             "`does` cannot be defined by a rule: it holds the moves the players choose",
         ),
     ];
     let builtins = match program.syntax {
-        Syntax::Kif => ["distinct", "or", "not"].map(sym),
+        Syntax::Kif => KIF_CONNECTIVES.map(|name| program.symbols.get(name)),
         Syntax::Rules => [None; 3],
     };
     let outputs = [
         (
-            sym("init"),
+            sym(Relation::Init),
             "`init` cannot be used in a body: it only defines the initial state; read a state with `true`",
         ),
         (
-            sym("next"),
+            sym(Relation::Next),
             "`next` cannot be used in a body: it only defines the next state; read a state with `true`",
         ),
     ];
@@ -164,7 +166,8 @@ fn reserved_places(program: &Program, out: &mut Sink) {
 /// `NO_ROLES` and `UNDEFINED`; returns the number of distinct relations.
 fn roles_and_undefined(program: &Program, out: &mut Sink) -> usize {
     let defined: FxHashSet<Sym> = program.rules.iter().map(|r| r.head.rel).collect();
-    let role = program.symbols.get("role");
+    let names = Names::new(&program.symbols);
+    let role = names.sym(Relation::Role);
     if !role.is_some_and(|r| defined.contains(&r)) {
         let message = if program.rules.is_empty() {
             "the game has no roles: the file has no rules at all"
@@ -178,7 +181,7 @@ fn roles_and_undefined(program: &Program, out: &mut Sink) -> usize {
             }),
         );
     }
-    let inputs = [program.symbols.get("true"), program.symbols.get("does")];
+    let inputs = [names.sym(Relation::True), names.sym(Relation::Does)];
     let mut used = defined.clone();
     let mut warned = FxHashSet::default();
     for rule in &program.rules {

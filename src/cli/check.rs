@@ -40,7 +40,7 @@ pub fn run(args: Args) -> i32 {
 
 fn print_summary(path: &Path, loaded: &Loaded) {
     let (game, summary) = (&loaded.game, &loaded.summary);
-    let ground = game.ground().stats();
+    let ground = game.ground_stats();
     let net = game.stats();
     let mut text = format!("{}\n", path.display());
     let rows = [

@@ -9,13 +9,23 @@
 //! once and folded away; derived slots are numbered in dependency order, so a
 //! plan is a sorted list of slots, and a recursive component occupies a
 //! contiguous range that is iterated to its least fixpoint.
+//!
+//! The stages, each a function with a typed result: [`AtomGraph::new`]
+//! (dependencies and components), [`fold`] (classify atoms, evaluate the
+//! static ones), [`Layout::new`] (assign slots), [`encode`] (rules as
+//! literal arrays, move-triggered rules filed under their move),
+//! [`query_tables`] (roles, moves, goals, weights, init, next, terminal),
+//! [`Plans::new`] (one plan per query cone) and [`early_rules`] (triggered
+//! rules decided as soon as the move is known, grouped by a shared literal).
 
-use super::scc::tarjan;
 use crate::diag::{Diagnostic, codes};
-use crate::ground::{AtomId, Ground, Lit, TermId};
+use crate::gdl::{self, Names, Relation};
+use crate::ground::{AtomId, GTerm, Ground, Lit, TermId};
+use rustc_hash::FxHashMap;
 
 pub const SLOT_FALSE: u32 = 0;
 pub const SLOT_TRUE: u32 = 1;
+pub const BASE0: u32 = 2;
 
 /// One step of an evaluation plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,8 +95,6 @@ pub struct Net {
     pub atom_slot: Vec<u32>,
 }
 
-pub const BASE0: u32 = 2;
-
 impl Net {
     /// How many rules (not move-triggered) a plan evaluates in one pass.
     pub fn plan_rules(&self, plan: &[PlanStep]) -> usize {
@@ -103,220 +111,442 @@ impl Net {
     }
 }
 
+/// A game the compiler refuses.
+#[derive(thiserror::Error, Clone, Debug, PartialEq, Eq)]
+pub enum CompileError {
+    /// `(role x) (<= (role o) (true (c)))`: a role that depends on the state
+    /// (the checks refuse it first; this guards the compiler on its own).
+    #[error("`role` must not depend on the state or the moves")]
+    RoleNotFixed,
+    /// `(role x) (goal x win)`: a goal value that is not a number.
+    #[error("a goal value is not an integer")]
+    GoalNotInteger { role: TermId, value: TermId },
+    /// `roles random. legal(random, a). weight(a, heavy).`
+    #[error("a weight is not an integer")]
+    WeightNotInteger { mv: TermId, weight: TermId },
+    /// `(init (c))`: no `role` fact holds.
+    #[error("the game declares no roles")]
+    NoRoles,
+}
+
+impl CompileError {
+    /// The diagnostic, with the terms printed in the game's syntax.
+    pub fn diagnostic(&self, g: &Ground) -> Diagnostic {
+        let show = |t: TermId| g.terms.show(t, &g.symbols, g.syntax).to_string();
+        match *self {
+            CompileError::RoleNotFixed => Diagnostic::global(codes::RESERVED, self.to_string()),
+            CompileError::GoalNotInteger { role, value } => Diagnostic::global(
+                codes::ARITHMETIC,
+                format!(
+                    "goal value {} of role {} is not an integer",
+                    show(value),
+                    show(role)
+                ),
+            ),
+            CompileError::WeightNotInteger { mv, weight } => Diagnostic::global(
+                codes::ARITHMETIC,
+                format!(
+                    "weight {} of move {} is not an integer",
+                    show(weight),
+                    show(mv)
+                ),
+            ),
+            CompileError::NoRoles => Diagnostic::global(codes::NO_ROLES, self.to_string()),
+        }
+    }
+}
+
+/// Compiles a ground program, or says every reason it cannot.
+pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
+    let names = Names::new(&g.symbols);
+    let kinds: Vec<Option<Relation>> = g
+        .atoms
+        .iter()
+        .map(|a| names.atom(a.rel, a.args.len()))
+        .collect();
+    let graph = AtomGraph::new(g);
+    let folded = fold(g, &kinds, &graph);
+    let layout = Layout::new(&folded, &graph);
+    let mut encoded = encode(&folded, &layout);
+    let tables = query_tables(g, &kinds, &folded, &layout)
+        .map_err(|errors| errors.iter().map(|e| e.diagnostic(g)).collect::<Vec<_>>())?;
+    let plans = Plans::new(&layout, &encoded, &tables);
+    let (early, early_groups) = early_rules(&layout, &mut encoded, &plans);
+    Ok(Net {
+        slots: layout.slots,
+        base: folded.base,
+        first_derived: layout.first_derived,
+        slot_rules: encoded.slot_rules,
+        rule_lits: encoded.rule_lits,
+        first_input: layout.first_input,
+        early,
+        early_groups,
+        triggered: encoded.triggered,
+        lits: encoded.lits,
+        roles: tables.roles,
+        random: tables.random,
+        weights: tables.weights,
+        next: tables.next,
+        init: tables.init,
+        terminal: tables.terminal,
+        view: plans.view,
+        goal: plans.goal,
+        after: plans.after,
+        full: plans.full,
+        atom_slot: layout.slot,
+    })
+}
+
+/// Which atoms each atom's rules read, and the strongly connected
+/// components of that graph.
+struct AtomGraph {
+    /// The rules of each atom (with the atom as head).
+    head_rules: Vec<Vec<u32>>,
+    /// The atoms each atom's rules read, sorted, without repeats.
+    succ: Vec<Vec<u32>>,
+    /// Components, every one after the components it reads.
+    comps: Vec<Vec<u32>>,
+}
+
+impl AtomGraph {
+    fn new(g: &Ground) -> AtomGraph {
+        let n = g.atoms.len();
+        let mut head_rules: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (r, h) in g.heads.iter().enumerate() {
+            head_rules[h.0 as usize].push(r as u32);
+        }
+        let succ: Vec<Vec<u32>> = head_rules
+            .iter()
+            .map(|rules| {
+                let mut s: Vec<u32> = rules
+                    .iter()
+                    .flat_map(|&r| g.body(r as usize).iter().map(|l| l.atom().0))
+                    .collect();
+                s.sort_unstable();
+                s.dedup();
+                s
+            })
+            .collect();
+        let comps = crate::scc::components(n, |a, k| succ[a].get(k).map(|&b| b as usize));
+        AtomGraph {
+            head_rules,
+            succ,
+            comps,
+        }
+    }
+
+    /// Whether a component is recursive: several atoms, or one that reads
+    /// itself.
+    fn recursive(&self, comp: &[u32]) -> bool {
+        comp.len() > 1 || self.succ[comp[0] as usize].contains(&comp[0])
+    }
+}
+
+/// What an atom is, once the static ones are evaluated.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Status {
     Const(bool),
+    /// Base fact number `i` (`true(X)`).
     Base(u32),
+    /// A move (`does(R, M)`).
     Input,
     /// A derived atom; `true` if it depends on `does`.
     Derived(bool),
 }
 
-pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
+/// The atoms classified, the static ones evaluated.
+struct Folded {
+    status: Vec<Status>,
+    /// The rules of each derived atom, simplified against the constants
+    /// (empty for every other atom).
+    rules: Vec<Vec<Vec<Lit>>>,
+    /// The term of each base fact.
+    base: Vec<TermId>,
+}
+
+/// Classifies every atom: base facts numbered in the natural order of
+/// their terms (names alphabetically, numbers numerically, so states print
+/// in that order), moves, and derived atoms, of which those that depend on
+/// neither the state nor the moves are evaluated to constants.
+fn fold(g: &Ground, kinds: &[Option<Relation>], graph: &AtomGraph) -> Folded {
     let n = g.atoms.len();
-    let name = |a: AtomId| g.symbols.name(g.atoms[a.0 as usize].rel);
-    let arity = |a: AtomId| g.atoms[a.0 as usize].args.len();
-    let is = |a: AtomId, rel: &str, k: usize| name(a) == rel && arity(a) == k;
-
-    // Rules per head atom (CSR) and successor lists (head -> body atoms).
-    let mut head_rules: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for (r, h) in g.heads.iter().enumerate() {
-        head_rules[h.0 as usize].push(r as u32);
-    }
-    let succ: Vec<Vec<u32>> = (0..n)
-        .map(|a| {
-            let mut s: Vec<u32> = head_rules[a]
-                .iter()
-                .flat_map(|&r| g.body(r as usize).iter().map(|l| l.atom().0))
-                .collect();
-            s.sort_unstable();
-            s.dedup();
-            s
-        })
-        .collect();
-    let comps = tarjan(n, |a| &succ[a]);
-
-    // Classify every atom, evaluating the static ones.
     let mut status = vec![Status::Const(false); n];
-    // Base facts are numbered in a natural order of their terms (names
-    // alphabetically, integers numerically), so states print in that order.
     let mut base_atoms: Vec<usize> = (0..n)
-        .filter(|&a| is(AtomId(a as u32), "true", 1))
+        .filter(|&a| kinds[a] == Some(Relation::True))
         .collect();
     base_atoms.sort_by(|&a, &b| {
         let (ta, tb) = (g.atoms[a].args[0], g.atoms[b].args[0]);
-        compare_terms(g, ta, tb)
+        g.terms.compare(ta, tb, &g.symbols)
     });
-    let base_count = base_atoms.len() as u32;
-    let base_terms: Vec<TermId> = base_atoms.iter().map(|&a| g.atoms[a].args[0]).collect();
     for (i, &a) in base_atoms.iter().enumerate() {
         status[a] = Status::Base(i as u32);
     }
     for (a, st) in status.iter_mut().enumerate() {
-        if is(AtomId(a as u32), "does", 2) {
+        if kinds[a] == Some(Relation::Does) {
             *st = Status::Input;
         }
     }
-    let lit_status = |status: &[Status], l: Lit| status[l.atom().0 as usize];
-    // Rules simplified against the constants, per atom.
-    let mut simplified: Vec<Vec<Vec<Lit>>> = vec![Vec::new(); n];
-    let mut in_comp = vec![u32::MAX; n];
-    let mut pos_in_comp = vec![0u32; n];
-    for (ci, comp) in comps.iter().enumerate() {
+    let mut folded = Folded {
+        status,
+        rules: vec![Vec::new(); n],
+        base: base_atoms.iter().map(|&a| g.atoms[a].args[0]).collect(),
+    };
+    let mut member = Membership {
+        comp: vec![0; n],
+        position: vec![0; n],
+    };
+    for (ci, comp) in graph.comps.iter().enumerate() {
         for (i, &a) in comp.iter().enumerate() {
-            in_comp[a as usize] = ci as u32;
-            pos_in_comp[a as usize] = i as u32;
+            member.comp[a as usize] = ci as u32;
+            member.position[a as usize] = i as u32;
         }
-        if comp
+    }
+    for (ci, comp) in graph.comps.iter().enumerate() {
+        let inputs = comp
             .iter()
-            .any(|&a| matches!(status[a as usize], Status::Base(_) | Status::Input))
-        {
-            continue; // base and input atoms have no rules
+            .any(|&a| matches!(folded.status[a as usize], Status::Base(_) | Status::Input));
+        if !inputs {
+            // Base and input atoms have no rules.
+            fold_component(g, graph, ci as u32, &member, &mut folded);
         }
-        let recursive = comp.len() > 1 || succ[comp[0] as usize].contains(&comp[0]);
-        // Simplify each member's rules against constants outside the component.
-        let mut dynamic = false;
-        let mut uses_does = false;
-        for &a in comp {
-            let mut rules = Vec::new();
-            'rule: for &r in &head_rules[a as usize] {
-                let mut body = Vec::new();
-                for &l in g.body(r as usize) {
-                    let inside = in_comp[l.atom().0 as usize] == ci as u32;
-                    match lit_status(&status, l) {
-                        Status::Const(v) if !inside => {
-                            if v == l.negated() {
-                                continue 'rule; // a false literal kills the rule
-                            }
+    }
+    folded
+}
+
+/// The component of every atom and its position there.
+struct Membership {
+    comp: Vec<u32>,
+    position: Vec<u32>,
+}
+
+/// Simplifies the rules of one component of derived atoms against the
+/// constants outside it, and sets the members' status: constants if
+/// nothing dynamic is left, derived otherwise.
+fn fold_component(
+    g: &Ground,
+    graph: &AtomGraph,
+    ci: u32,
+    member: &Membership,
+    folded: &mut Folded,
+) {
+    let comp = &graph.comps[ci as usize];
+    let inside = |a: AtomId| member.comp[a.0 as usize] == ci;
+    let mut dynamic = false;
+    let mut uses_does = false;
+    for &a in comp {
+        let mut rules = Vec::new();
+        'rule: for &r in &graph.head_rules[a as usize] {
+            let mut body = Vec::new();
+            for &l in g.body(r as usize) {
+                match folded.status[l.atom().0 as usize] {
+                    Status::Const(v) if !inside(l.atom()) => {
+                        if v == l.negated() {
+                            continue 'rule; // a false literal kills the rule
                         }
-                        Status::Base(_) => {
-                            dynamic = true;
-                            body.push(l);
-                        }
-                        Status::Input => {
-                            dynamic = true;
-                            uses_does = true;
-                            body.push(l);
-                        }
-                        Status::Derived(d) if !inside => {
-                            dynamic = true;
-                            uses_does |= d;
-                            body.push(l);
-                        }
-                        _ => body.push(l),
+                        continue; // a true literal is dropped
                     }
+                    Status::Base(_) => dynamic = true,
+                    Status::Input => (dynamic, uses_does) = (true, true),
+                    Status::Derived(d) if !inside(l.atom()) => {
+                        dynamic = true;
+                        uses_does |= d;
+                    }
+                    _ => {}
                 }
-                rules.push(body);
+                body.push(l);
             }
-            simplified[a as usize] = rules;
+            rules.push(body);
         }
-        if !dynamic {
-            // Static: least fixpoint over the component, then constants.
-            let mut val: Vec<bool> = vec![false; comp.len()];
-            let rounds = if recursive { comp.len() + 1 } else { 1 };
-            for _ in 0..rounds {
-                let mut changed = false;
-                for (i, &a) in comp.iter().enumerate() {
-                    let v = simplified[a as usize].iter().any(|body| {
-                        body.iter()
-                            .all(|l| val[pos_in_comp[l.atom().0 as usize] as usize] != l.negated())
-                    });
-                    if v != val[i] {
-                        val[i] = v;
-                        changed = true;
-                    }
-                }
-                if !changed {
-                    break;
-                }
-            }
-            for (i, &a) in comp.iter().enumerate() {
-                status[a as usize] = Status::Const(val[i]);
-                simplified[a as usize].clear();
-            }
-        } else if !recursive {
-            let a = comp[0] as usize;
-            let rules = &simplified[a];
-            status[a] = if rules.iter().any(|b| b.is_empty()) {
-                Status::Const(true)
-            } else if rules.is_empty() {
-                Status::Const(false)
-            } else {
-                Status::Derived(uses_does)
-            };
+        folded.rules[a as usize] = rules;
+    }
+    let recursive = graph.recursive(comp);
+    if !dynamic {
+        let values = static_values(comp, recursive, &member.position, &folded.rules);
+        for (&a, v) in comp.iter().zip(values) {
+            folded.status[a as usize] = Status::Const(v);
+            folded.rules[a as usize].clear();
+        }
+    } else if !recursive {
+        let a = comp[0] as usize;
+        let rules = &folded.rules[a];
+        folded.status[a] = if rules.iter().any(|b| b.is_empty()) {
+            Status::Const(true)
+        } else if rules.is_empty() {
+            Status::Const(false)
         } else {
-            for &a in comp {
-                status[a as usize] = Status::Derived(uses_does);
+            Status::Derived(uses_does)
+        };
+    } else {
+        for &a in comp {
+            folded.status[a as usize] = Status::Derived(uses_does);
+        }
+    }
+}
+
+/// The least fixpoint of a static component whose rules read, besides
+/// constants already folded away, only its own members.
+fn static_values(
+    comp: &[u32],
+    recursive: bool,
+    position: &[u32],
+    rules: &[Vec<Vec<Lit>>],
+) -> Vec<bool> {
+    let mut values = vec![false; comp.len()];
+    let rounds = if recursive { comp.len() + 1 } else { 1 };
+    for _ in 0..rounds {
+        let mut changed = false;
+        for (i, &a) in comp.iter().enumerate() {
+            let v = rules[a as usize].iter().any(|body| {
+                // Every literal left reads a member of the component.
+                body.iter()
+                    .all(|l| values[position[l.atom().0 as usize] as usize] != l.negated())
+            });
+            if v != values[i] {
+                values[i] = v;
+                changed = true;
             }
+        }
+        if !changed {
+            break;
+        }
+    }
+    values
+}
+
+/// A derived component's slots.
+#[derive(Clone, Copy, Debug)]
+struct SlotRange {
+    start: u32,
+    end: u32,
+    recursive: bool,
+}
+
+/// Where every atom lives: constants on slots 0 and 1, base facts, moves,
+/// then derived atoms in component order.
+struct Layout {
+    /// The slot of every atom.
+    slot: Vec<u32>,
+    first_input: u32,
+    first_derived: u32,
+    slots: usize,
+    /// The derived components, in dependency order (so in slot order).
+    ranges: Vec<SlotRange>,
+    /// The atom of each derived slot.
+    slot_atom: Vec<u32>,
+    /// Whether each slot is a derived atom that depends on the moves.
+    uses_does: Vec<bool>,
+}
+
+impl Layout {
+    fn new(folded: &Folded, graph: &AtomGraph) -> Layout {
+        let status = &folded.status;
+        let mut slot = vec![SLOT_FALSE; status.len()];
+        for (a, st) in status.iter().enumerate() {
+            match *st {
+                Status::Const(true) => slot[a] = SLOT_TRUE,
+                Status::Base(i) => slot[a] = BASE0 + i,
+                _ => {}
+            }
+        }
+        let first_input = BASE0 + folded.base.len() as u32;
+        let mut next_slot = first_input;
+        for (a, st) in status.iter().enumerate() {
+            if *st == Status::Input {
+                slot[a] = next_slot;
+                next_slot += 1;
+            }
+        }
+        let first_derived = next_slot;
+        let mut ranges = Vec::new();
+        for comp in &graph.comps {
+            if !matches!(status[comp[0] as usize], Status::Derived(_)) {
+                continue;
+            }
+            let start = next_slot;
+            for &a in comp {
+                slot[a as usize] = next_slot;
+                next_slot += 1;
+            }
+            let recursive = graph.recursive(comp);
+            ranges.push(SlotRange {
+                start,
+                end: next_slot,
+                recursive,
+            });
+        }
+        let slots = next_slot as usize;
+        let mut slot_atom = vec![u32::MAX; slots];
+        let mut uses_does = vec![false; slots];
+        for (a, st) in status.iter().enumerate() {
+            if let Status::Derived(d) = *st {
+                slot_atom[slot[a] as usize] = a as u32;
+                uses_does[slot[a] as usize] = d;
+            }
+        }
+        Layout {
+            slot,
+            first_input,
+            first_derived,
+            slots,
+            ranges,
+            slot_atom,
+            uses_does,
         }
     }
 
-    // Slots: constants, base, inputs, then derived in component order.
-    let mut slot = vec![SLOT_FALSE; n];
-    let mut next_slot = BASE0 + base_count;
-    for a in 0..n {
-        match status[a] {
-            Status::Const(true) => slot[a] = SLOT_TRUE,
-            Status::Const(false) => slot[a] = SLOT_FALSE,
-            Status::Base(i) => slot[a] = BASE0 + i,
-            _ => {}
-        }
+    fn is_move(&self, slot: u32) -> bool {
+        (self.first_input..self.first_derived).contains(&slot)
     }
-    for a in 0..n {
-        if status[a] == Status::Input {
-            slot[a] = next_slot;
-            next_slot += 1;
-        }
+}
+
+/// The rules as literal arrays over slots.
+struct Encoded {
+    /// Rules of derived slot `s` are `slot_rules[s - first_derived]..[+1]`.
+    slot_rules: Vec<u32>,
+    /// Rule `r`'s literals are `lits[rule_lits[r]..rule_lits[r + 1]]`.
+    rule_lits: Vec<u32>,
+    lits: Vec<u32>,
+    /// Per move slot `first_input + i`: the (head, rule) pairs it triggers.
+    triggered: Vec<Vec<(u32, u32)>>,
+    /// Per slot: its rules that a move triggers.
+    head_triggered: Vec<Vec<u32>>,
+}
+
+impl Encoded {
+    fn body(&self, rule: u32) -> &[u32] {
+        &self.lits
+            [self.rule_lits[rule as usize] as usize..self.rule_lits[rule as usize + 1] as usize]
     }
-    let first_derived = next_slot;
-    // Components whose members are derived, in dependency order, with ranges.
-    let mut comp_range = vec![(0u32, 0u32); comps.len()];
-    let mut recursive_comp = vec![false; comps.len()];
-    for (ci, comp) in comps.iter().enumerate() {
-        if !matches!(status[comp[0] as usize], Status::Derived(_)) {
-            continue;
-        }
-        let start = next_slot;
-        for &a in comp {
-            slot[a as usize] = next_slot;
-            next_slot += 1;
-        }
-        comp_range[ci] = (start, next_slot);
-        recursive_comp[ci] = comp.len() > 1 || succ[comp[0] as usize].contains(&comp[0]);
+}
+
+/// Encodes the rules of every derived slot. A rule of a non-recursive slot
+/// with a positive `does` literal is triggered by that move instead of
+/// being scanned every time: the literal is dropped and the rule filed
+/// under the move (after every scanned rule, so each slot's scanned rules
+/// stay contiguous).
+fn encode(folded: &Folded, layout: &Layout) -> Encoded {
+    let mut recursive_slot = vec![false; layout.slots];
+    for range in layout.ranges.iter().filter(|r| r.recursive) {
+        (range.start..range.end).for_each(|s| recursive_slot[s as usize] = true);
     }
-    let slots = next_slot as usize;
-    let mut slot_atom = vec![u32::MAX; slots];
-    for a in 0..n {
-        if matches!(status[a], Status::Derived(_)) {
-            slot_atom[slot[a] as usize] = a as u32;
-        }
-    }
-    // Rules of non-recursive slots with a positive `does` literal are
-    // triggered by that move instead of being scanned every time: the
-    // literal is dropped and the rule filed under the move's slot.
-    let first_input = BASE0 + base_count;
-    let mut recursive_slot = vec![false; slots];
-    for (ci, &(a, b)) in comp_range.iter().enumerate() {
-        if recursive_comp[ci] {
-            (a..b).for_each(|s| recursive_slot[s as usize] = true);
-        }
-    }
-    let mut slot_rules = vec![0u32];
-    let mut rule_lits = vec![0u32];
-    let mut lits = Vec::new();
-    let mut triggered: Vec<Vec<(u32, u32)>> =
-        vec![Vec::new(); (first_derived - first_input) as usize];
+    let mut out = Encoded {
+        slot_rules: vec![0],
+        rule_lits: vec![0],
+        lits: Vec::new(),
+        triggered: vec![Vec::new(); (layout.first_derived - layout.first_input) as usize],
+        head_triggered: vec![Vec::new(); layout.slots],
+    };
     let mut deferred = Vec::new();
-    for s in first_derived..next_slot {
-        let a = slot_atom[s as usize] as usize;
-        for body in &simplified[a] {
+    for s in layout.first_derived..layout.slots as u32 {
+        let a = layout.slot_atom[s as usize] as usize;
+        for body in &folded.rules[a] {
             let encoded: Vec<u32> = body
                 .iter()
-                .map(|l| slot[l.atom().0 as usize] << 1 | l.negated() as u32)
+                .map(|l| layout.slot[l.atom().0 as usize] << 1 | l.negated() as u32)
                 .collect();
             let trigger = encoded
                 .iter()
-                .position(|&l| l & 1 == 0 && (first_input..first_derived).contains(&(l >> 1)));
+                .position(|&l| l & 1 == 0 && layout.is_move(l >> 1));
             match trigger {
                 Some(i) if !recursive_slot[s as usize] => {
                     let mut rest = encoded;
@@ -324,309 +554,335 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
                     deferred.push((s, does, rest));
                 }
                 _ => {
-                    lits.extend(encoded);
-                    rule_lits.push(lits.len() as u32);
+                    out.lits.extend(encoded);
+                    out.rule_lits.push(out.lits.len() as u32);
                 }
             }
         }
-        slot_rules.push(rule_lits.len() as u32 - 1);
+        out.slot_rules.push(out.rule_lits.len() as u32 - 1);
     }
-    let mut head_triggered: Vec<Vec<u32>> = vec![Vec::new(); slots];
     for (head, does, body) in deferred {
-        lits.extend(body);
-        rule_lits.push(lits.len() as u32);
-        let rule = rule_lits.len() as u32 - 2;
-        triggered[(does - first_input) as usize].push((head, rule));
-        head_triggered[head as usize].push(rule);
+        out.lits.extend(body);
+        out.rule_lits.push(out.lits.len() as u32);
+        let rule = out.rule_lits.len() as u32 - 2;
+        out.triggered[(does - layout.first_input) as usize].push((head, rule));
+        out.head_triggered[head as usize].push(rule);
     }
+    out
+}
 
-    // Query tables.
+/// What the queries read: roles with their moves and goals, weights,
+/// the initial state, `next` and `terminal`.
+struct Tables {
+    roles: Vec<RoleEntry>,
+    random: Option<usize>,
+    weights: Vec<Vec<(u32, i64)>>,
+    next: Vec<(u32, u32)>,
+    init: Vec<u32>,
+    terminal: u32,
+}
+
+/// The `legal`, `goal` and `weight` atoms that may hold: (first argument,
+/// second argument, slot).
+#[derive(Default)]
+struct Pending {
+    legal: Vec<(TermId, TermId, u32)>,
+    goal: Vec<(TermId, TermId, u32)>,
+    weight: Vec<(TermId, TermId, u32)>,
+}
+
+/// Builds the query tables, or every error found on the way.
+fn query_tables(
+    g: &Ground,
+    kinds: &[Option<Relation>],
+    folded: &Folded,
+    layout: &Layout,
+) -> Result<Tables, Vec<CompileError>> {
     let mut errors = Vec::new();
-    let mut roles: Vec<RoleEntry> = Vec::new();
-    for (a, &st) in status.iter().enumerate() {
-        let id = AtomId(a as u32);
-        if is(id, "role", 1) && st == Status::Const(true) {
-            roles.push(RoleEntry {
-                name: g.atoms[a].args[0],
-                moves: Vec::new(),
-                goals: Vec::new(),
-            });
-        } else if is(id, "role", 1) && matches!(st, Status::Derived(_)) {
-            errors.push(Diagnostic::global(
-                codes::RESERVED,
-                "`role` must not depend on the state or the moves",
-            ));
-        }
-    }
-    let role_names: Vec<TermId> = roles.iter().map(|r| r.name).collect();
-    let role_of = |t: TermId| role_names.iter().position(|&r| r == t);
-    let mut does_slot = std::collections::HashMap::new();
-    for (a, &s) in slot.iter().enumerate() {
-        if is(AtomId(a as u32), "does", 2) {
-            let args = &g.atoms[a].args;
-            does_slot.insert((args[0], args[1]), s);
-        }
-    }
-    let mut init = Vec::new();
-    let mut next = Vec::new();
-    let mut terminal = SLOT_FALSE;
-    let mut legal_pending = Vec::new();
-    let mut goal_pending = Vec::new();
-    let mut weight_pending = Vec::new();
-    let base_index: std::collections::HashMap<TermId, u32> = base_terms
+    let mut roles = role_entries(g, kinds, &folded.status, &mut errors);
+    // Every `true(X)` atom is a base fact, and the grounder's bridge rule
+    // `true(X) :- init(X)` (and `:- next(X)`) made one for every `init` and
+    // `next` atom, so these look-ups find their fact.
+    let base_index: FxHashMap<TermId, u32> = folded
+        .base
         .iter()
         .enumerate()
         .map(|(i, t)| (*t, i as u32))
         .collect();
-    for a in 0..n {
-        let id = AtomId(a as u32);
-        let s = slot[a];
-        if s == SLOT_FALSE && !matches!(status[a], Status::Base(_)) {
+    let mut tables = Tables {
+        roles: Vec::new(),
+        random: None,
+        weights: Vec::new(),
+        next: Vec::new(),
+        init: Vec::new(),
+        terminal: SLOT_FALSE,
+    };
+    let mut pending = Pending::default();
+    for (a, atom) in g.atoms.iter().enumerate() {
+        let s = layout.slot[a];
+        if s == SLOT_FALSE {
             continue; // never holds
         }
-        let args = &g.atoms[a].args;
-        if is(id, "init", 1) {
-            if status[a] == Status::Const(true) {
-                init.push(base_index[&args[0]]);
-            }
-        } else if is(id, "next", 1) {
-            next.push((s, base_index[&args[0]]));
-        } else if is(id, "terminal", 0) {
-            terminal = s;
-        } else if is(id, "legal", 2) {
-            legal_pending.push((args[0], args[1], s));
-        } else if is(id, "goal", 2) {
-            goal_pending.push((args[0], args[1], s));
-        } else if is(id, "weight", 2) {
-            weight_pending.push((args[0], args[1], s));
+        let args = &atom.args;
+        match kinds[a] {
+            Some(Relation::Init) if s == SLOT_TRUE => tables.init.push(base_index[&args[0]]),
+            Some(Relation::Next) => tables.next.push((s, base_index[&args[0]])),
+            Some(Relation::Terminal) => tables.terminal = s,
+            Some(Relation::Legal) => pending.legal.push((args[0], args[1], s)),
+            Some(Relation::Goal) => pending.goal.push((args[0], args[1], s)),
+            Some(Relation::Weight) => pending.weight.push((args[0], args[1], s)),
+            _ => {}
         }
     }
-    for (r, m, s) in legal_pending {
-        if let Some(ri) = role_of(r) {
-            roles[ri].moves.push(MoveEntry {
+    attach_moves(g, kinds, layout, &mut roles, pending.legal);
+    attach_goals(g, &mut roles, pending.goal, &mut errors);
+    tables.random = roles.iter().position(|r| is_random(g, r.name));
+    if let Some(ri) = tables.random {
+        tables.weights = weights(g, &roles[ri], pending.weight, &mut errors);
+    }
+    if roles.is_empty() {
+        errors.push(CompileError::NoRoles);
+    }
+    tables.roles = roles;
+    if errors.is_empty() {
+        Ok(tables)
+    } else {
+        Err(errors)
+    }
+}
+
+/// A role per `role(R)` that holds, in atom order.
+fn role_entries(
+    g: &Ground,
+    kinds: &[Option<Relation>],
+    status: &[Status],
+    errors: &mut Vec<CompileError>,
+) -> Vec<RoleEntry> {
+    let mut roles = Vec::new();
+    for (a, atom) in g.atoms.iter().enumerate() {
+        if kinds[a] != Some(Relation::Role) {
+            continue;
+        }
+        match status[a] {
+            Status::Const(true) => roles.push(RoleEntry {
+                name: atom.args[0],
+                moves: Vec::new(),
+                goals: Vec::new(),
+            }),
+            Status::Derived(_) => errors.push(CompileError::RoleNotFixed),
+            _ => {}
+        }
+    }
+    roles
+}
+
+fn is_random(g: &Ground, role: TermId) -> bool {
+    matches!(g.terms.term(role), GTerm::Sym(s) if g.symbols.name(*s) == gdl::RANDOM)
+}
+
+/// The moves of each role, in atom order of their `legal` atoms.
+fn attach_moves(
+    g: &Ground,
+    kinds: &[Option<Relation>],
+    layout: &Layout,
+    roles: &mut [RoleEntry],
+    legal: Vec<(TermId, TermId, u32)>,
+) {
+    // The grounder's bridge rule `does(R, M) :- legal(R, M)` made a `does`
+    // atom for every `legal` atom, so the look-up below finds its slot.
+    let does_slot: FxHashMap<(TermId, TermId), u32> = g
+        .atoms
+        .iter()
+        .enumerate()
+        .filter(|&(a, _)| kinds[a] == Some(Relation::Does))
+        .map(|(a, atom)| ((atom.args[0], atom.args[1]), layout.slot[a]))
+        .collect();
+    for (r, m, s) in legal {
+        if let Some(role) = roles.iter_mut().find(|e| e.name == r) {
+            role.moves.push(MoveEntry {
                 term: m,
                 legal: s,
                 does: does_slot[&(r, m)],
             });
         }
     }
-    for (r, v, s) in goal_pending {
-        let Some(ri) = role_of(r) else { continue };
-        match g.terms.int_value(v, &g.symbols) {
-            Some(v) => roles[ri].goals.push((s, v)),
-            None => errors.push(Diagnostic::global(
-                codes::ARITHMETIC,
-                format!(
-                    "goal value {} of role {} is not an integer",
-                    g.terms.show(v, &g.symbols, g.syntax),
-                    g.terms.show(r, &g.symbols, g.syntax)
-                ),
-            )),
-        }
-    }
-    let random = roles
-        .iter()
-        .position(|r| matches!(g.terms.term(r.name), crate::ground::GTerm::Sym(s) if g.symbols.name(*s) == "random"));
-    let mut weights = Vec::new();
-    if let Some(ri) = random {
-        weights = vec![Vec::new(); roles[ri].moves.len()];
-        for (m, w, s) in weight_pending {
-            let Some(mi) = roles[ri].moves.iter().position(|e| e.term == m) else {
-                continue;
-            };
-            match g.terms.int_value(w, &g.symbols) {
-                Some(w) => weights[mi].push((s, w)),
-                None => errors.push(Diagnostic::global(
-                    codes::ARITHMETIC,
-                    format!(
-                        "weight {} of move {} is not an integer",
-                        g.terms.show(w, &g.symbols, g.syntax),
-                        g.terms.show(m, &g.symbols, g.syntax)
-                    ),
-                )),
-            }
-        }
-    }
-    if roles.is_empty() {
-        errors.push(Diagnostic::global(
-            codes::NO_ROLES,
-            "the game declares no roles",
-        ));
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
+}
 
-    // Plans.
-    let plan_of = |targets: &[u32], skip: &dyn Fn(u32) -> bool| -> Vec<PlanStep> {
-        let mut seen = vec![false; slots];
-        let mut stack: Vec<u32> = targets
+fn attach_goals(
+    g: &Ground,
+    roles: &mut [RoleEntry],
+    goals: Vec<(TermId, TermId, u32)>,
+    errors: &mut Vec<CompileError>,
+) {
+    for (r, v, s) in goals {
+        let Some(role) = roles.iter_mut().find(|e| e.name == r) else {
+            continue;
+        };
+        match g.terms.int_value(v, &g.symbols) {
+            Some(n) => role.goals.push((s, n)),
+            None => errors.push(CompileError::GoalNotInteger { role: r, value: v }),
+        }
+    }
+}
+
+/// The `weight(M, W)` slots of each move of the chance role.
+fn weights(
+    g: &Ground,
+    random: &RoleEntry,
+    weights: Vec<(TermId, TermId, u32)>,
+    errors: &mut Vec<CompileError>,
+) -> Vec<Vec<(u32, i64)>> {
+    let mut out = vec![Vec::new(); random.moves.len()];
+    for (m, w, s) in weights {
+        let Some(mi) = random.moves.iter().position(|e| e.term == m) else {
+            continue;
+        };
+        match g.terms.int_value(w, &g.symbols) {
+            Some(n) => out[mi].push((s, n)),
+            None => errors.push(CompileError::WeightNotInteger { mv: m, weight: w }),
+        }
+    }
+    out
+}
+
+/// One plan per query cone.
+struct Plans {
+    view: Vec<PlanStep>,
+    goal: Vec<PlanStep>,
+    after: Vec<PlanStep>,
+    full: Vec<PlanStep>,
+    /// Whether each slot is computed by `view`.
+    in_view: Vec<bool>,
+}
+
+impl Plans {
+    fn new(layout: &Layout, encoded: &Encoded, tables: &Tables) -> Plans {
+        let mut view_targets = vec![tables.terminal];
+        for r in &tables.roles {
+            view_targets.extend(r.moves.iter().map(|m| m.legal));
+        }
+        view_targets.extend(tables.weights.iter().flatten().map(|w| w.0));
+        let view = plan(layout, encoded, &view_targets, |_| false);
+        let goal_targets: Vec<u32> = tables
+            .roles
             .iter()
-            .copied()
-            .filter(|&s| s >= first_derived)
+            .flat_map(|r| r.goals.iter().map(|g| g.0))
             .collect();
-        while let Some(s) = stack.pop() {
-            if seen[s as usize] {
-                continue;
+        let goal = plan(layout, encoded, &goal_targets, |_| false);
+        let mut in_view = vec![false; layout.slots];
+        for step in &view {
+            match *step {
+                PlanStep::One(s) => in_view[s as usize] = true,
+                PlanStep::Fixpoint(a, b) => (a..b).for_each(|s| in_view[s as usize] = true),
             }
-            seen[s as usize] = true;
-            let d = (s - first_derived) as usize;
-            let own = slot_rules[d]..slot_rules[d + 1];
-            for r in own.chain(head_triggered[s as usize].iter().copied()) {
-                for &l in &lits[rule_lits[r as usize] as usize..rule_lits[r as usize + 1] as usize]
-                {
-                    let ls = l >> 1;
-                    if ls >= first_derived && !seen[ls as usize] {
-                        stack.push(ls);
-                    }
+        }
+        let uses_does = &layout.uses_does;
+        let next_targets: Vec<u32> = tables.next.iter().map(|n| n.0).collect();
+        let after = plan(layout, encoded, &next_targets, |s| {
+            in_view[s as usize] && !uses_does[s as usize]
+        });
+        let all: Vec<u32> = (layout.first_derived..layout.slots as u32).collect();
+        let full = plan(layout, encoded, &all, |s| uses_does[s as usize]);
+        Plans {
+            view,
+            goal,
+            after,
+            full,
+            in_view,
+        }
+    }
+}
+
+/// The plan that computes `targets`: every derived component they read
+/// (through scanned and triggered rules), except those `skip` names by
+/// their first slot, in slot order.
+fn plan(
+    layout: &Layout,
+    encoded: &Encoded,
+    targets: &[u32],
+    skip: impl Fn(u32) -> bool,
+) -> Vec<PlanStep> {
+    let first_derived = layout.first_derived;
+    let mut seen = vec![false; layout.slots];
+    let mut stack: Vec<u32> = targets
+        .iter()
+        .copied()
+        .filter(|&s| s >= first_derived)
+        .collect();
+    while let Some(s) = stack.pop() {
+        if seen[s as usize] {
+            continue;
+        }
+        seen[s as usize] = true;
+        let d = (s - first_derived) as usize;
+        let own = encoded.slot_rules[d]..encoded.slot_rules[d + 1];
+        for r in own.chain(encoded.head_triggered[s as usize].iter().copied()) {
+            for &l in encoded.body(r) {
+                let ls = l >> 1;
+                if ls >= first_derived && !seen[ls as usize] {
+                    stack.push(ls);
                 }
             }
         }
-        let mut steps = Vec::new();
-        for (ci, &(start, end)) in comp_range.iter().enumerate() {
-            if start == end || !seen[start as usize] || skip(start) {
-                continue;
-            }
-            if recursive_comp[ci] {
-                steps.push(PlanStep::Fixpoint(start, end));
-            } else {
-                steps.push(PlanStep::One(start));
-            }
-        }
-        steps.sort_by_key(|s| match s {
-            PlanStep::One(a) | PlanStep::Fixpoint(a, _) => *a,
-        });
-        steps
-    };
-    let mut view_targets = vec![terminal];
-    for r in &roles {
-        view_targets.extend(r.moves.iter().map(|m| m.legal));
     }
-    view_targets.extend(weights.iter().flatten().map(|w| w.0));
-    let view = plan_of(&view_targets, &|_| false);
-    let goal_targets: Vec<u32> = roles
+    layout
+        .ranges
         .iter()
-        .flat_map(|r| r.goals.iter().map(|g| g.0))
-        .collect();
-    let goal = plan_of(&goal_targets, &|_| false);
-    let mut in_view = vec![false; slots];
-    for step in &view {
-        match *step {
-            PlanStep::One(s) => in_view[s as usize] = true,
-            PlanStep::Fixpoint(a, b) => (a..b).for_each(|s| in_view[s as usize] = true),
-        }
-    }
-    let uses_does: Vec<bool> = (0..slots)
-        .map(|s| {
-            let a = slot_atom[s];
-            a != u32::MAX && status[a as usize] == Status::Derived(true)
+        .filter(|r| seen[r.start as usize] && !skip(r.start))
+        .map(|r| match r.recursive {
+            true => PlanStep::Fixpoint(r.start, r.end),
+            false => PlanStep::One(r.start),
         })
-        .collect();
-    let next_targets: Vec<u32> = next.iter().map(|n| n.0).collect();
-    let after = plan_of(&next_targets, &|s| {
-        in_view[s as usize] && !uses_does[s as usize]
-    });
+        .collect()
+}
+
+/// Moves the triggered rules whose bodies read only the state and slots
+/// `view` computes out of `triggered` into the early lists, and groups
+/// each move's early rules by a literal they share (the first positive
+/// state fact of the body, where there is one), so a step skips a whole
+/// group when that fact is false. Returns the early lists and the groups.
+#[allow(clippy::type_complexity)]
+fn early_rules(
+    layout: &Layout,
+    encoded: &mut Encoded,
+    plans: &Plans,
+) -> (Vec<Vec<(u32, u32)>>, Vec<Vec<(u32, u32, u32)>>) {
     let ready = |l: u32| {
         let s = l >> 1;
-        s < first_derived || (in_view[s as usize] && !uses_does[s as usize])
+        s < layout.first_derived || (plans.in_view[s as usize] && !layout.uses_does[s as usize])
     };
+    let mut triggered = std::mem::take(&mut encoded.triggered);
     let mut early = vec![Vec::new(); triggered.len()];
     for (list, early) in triggered.iter_mut().zip(&mut early) {
         list.retain(|&(head, rule)| {
-            let body =
-                &lits[rule_lits[rule as usize] as usize..rule_lits[rule as usize + 1] as usize];
-            if body.iter().all(|&l| ready(l)) {
+            let now = encoded.body(rule).iter().all(|&l| ready(l));
+            if now {
                 early.push((head, rule));
-                false
-            } else {
-                true
             }
+            !now
         });
     }
-    // Early rules of one move are grouped by a literal they share (the first
-    // positive state fact of the body, where there is one), so a step skips a
-    // whole group when that fact is false.
+    encoded.triggered = triggered;
     let key_of = |rule: u32| {
-        let body = &lits[rule_lits[rule as usize] as usize..rule_lits[rule as usize + 1] as usize];
-        body.iter()
+        encoded
+            .body(rule)
+            .iter()
             .copied()
-            .find(|&l| l & 1 == 0 && (BASE0..first_input).contains(&(l >> 1)))
+            .find(|&l| l & 1 == 0 && (BASE0..layout.first_input).contains(&(l >> 1)))
             .unwrap_or(SLOT_TRUE << 1)
     };
-    let mut early_groups = Vec::with_capacity(early.len());
+    let mut groups = Vec::with_capacity(early.len());
     for list in &mut early {
         list.sort_by_key(|&(head, rule)| (key_of(rule), head, rule));
-        let mut groups: Vec<(u32, u32, u32)> = Vec::new();
+        let mut own: Vec<(u32, u32, u32)> = Vec::new();
         for (k, &(_, rule)) in list.iter().enumerate() {
             let key = key_of(rule);
-            match groups.last_mut() {
+            match own.last_mut() {
                 Some(g) if g.0 == key => g.2 = k as u32 + 1,
-                _ => groups.push((key, k as u32, k as u32 + 1)),
+                _ => own.push((key, k as u32, k as u32 + 1)),
             }
         }
-        early_groups.push(groups);
+        groups.push(own);
     }
-    let all: Vec<u32> = (first_derived..next_slot).collect();
-    let full = plan_of(&all, &|s| uses_does[s as usize]);
-
-    Ok(Net {
-        slots,
-        base: base_terms,
-        first_derived,
-        slot_rules,
-        rule_lits,
-        first_input,
-        early,
-        early_groups,
-        triggered,
-        lits,
-        roles,
-        random,
-        weights,
-        next,
-        init,
-        terminal,
-        view,
-        goal,
-        after,
-        full,
-        atom_slot: slot,
-    })
-}
-
-/// A natural order of ground terms: integers numerically first, then by
-/// name (a constant before the compound terms of the same name), then
-/// argument by argument.
-fn compare_terms(g: &Ground, a: TermId, b: TermId) -> std::cmp::Ordering {
-    use crate::ground::GTerm;
-    use std::cmp::Ordering;
-    let split = |t: TermId| match g.terms.term(t) {
-        GTerm::Int(_) => (None, &[][..]),
-        GTerm::Sym(s) => (Some(g.symbols.name(*s)), &[][..]),
-        GTerm::App(f, args) => (Some(g.symbols.name(*f)), &args[..]),
-    };
-    match (g.terms.term(a), g.terms.term(b)) {
-        (GTerm::Int(x), GTerm::Int(y)) => return x.cmp(y),
-        (GTerm::Int(_), _) => return Ordering::Less,
-        (_, GTerm::Int(_)) => return Ordering::Greater,
-        _ => {}
-    }
-    let ((fa, xs), (fb, ys)) = (split(a), split(b));
-    natural(fa.unwrap_or(""), fb.unwrap_or(""))
-        .then(xs.len().cmp(&ys.len()))
-        .then_with(|| {
-            xs.iter()
-                .zip(ys)
-                .map(|(&x, &y)| compare_terms(g, x, y))
-                .find(|o| *o != Ordering::Equal)
-                .unwrap_or(Ordering::Equal)
-        })
-}
-
-/// Names compared as numbers when both are (KIF numbers are symbols).
-fn natural(a: &str, b: &str) -> std::cmp::Ordering {
-    match (a.parse::<i64>(), b.parse::<i64>()) {
-        (Ok(x), Ok(y)) => x.cmp(&y),
-        _ => a.cmp(b),
-    }
+    (early, groups)
 }

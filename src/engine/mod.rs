@@ -9,10 +9,9 @@
 
 mod compile;
 pub mod perft;
-mod scc;
 
 use crate::diag::Diagnostic;
-use crate::ground::{self, AtomId, Ground, Limits, TermId, TermTable};
+use crate::ground::{self, AtomId, Ground, GroundAtom, GroundStats, Limits, TermId, TermTable};
 use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
 use compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 use rand::{Rng, RngExt};
@@ -88,14 +87,17 @@ pub fn joined(values: &[i64]) -> String {
         .join(", ")
 }
 
-/// A compiled game.
+/// A compiled game. It keeps what the ground program names (symbols,
+/// terms, atoms), not its rules, which the compiled net replaces.
 #[derive(Clone, Debug)]
 pub struct Game {
     pub syntax: Syntax,
     pub symbols: Symbols,
     pub terms: TermTable,
     pub meta: Meta,
-    ground: Ground,
+    /// Every ground atom; [`AtomId`]s index it.
+    atoms: Vec<GroundAtom>,
+    ground_stats: GroundStats,
     net: Net,
 }
 
@@ -124,17 +126,24 @@ impl Game {
     pub fn from_ground(ground: Ground, meta: Meta) -> Result<Game, Vec<Diagnostic>> {
         let net = compile::compile(&ground)?;
         Ok(Game {
+            ground_stats: ground.stats(),
             syntax: ground.syntax,
-            symbols: ground.symbols.clone(),
-            terms: ground.terms.clone(),
+            symbols: ground.symbols,
+            terms: ground.terms,
             meta,
-            ground,
+            atoms: ground.atoms,
             net,
         })
     }
 
-    pub fn ground(&self) -> &Ground {
-        &self.ground
+    /// The sizes of the ground program the game was compiled from.
+    pub fn ground_stats(&self) -> GroundStats {
+        self.ground_stats
+    }
+
+    /// A ground atom of this game (from [`Machine::query`]).
+    pub fn atom(&self, atom: AtomId) -> &GroundAtom {
+        &self.atoms[atom.0 as usize]
     }
 
     pub fn stats(&self) -> NetStats {
@@ -169,11 +178,6 @@ impl Game {
         self.net.random
     }
 
-    /// Every move a role can ever make; legal moves are indices into this.
-    pub fn move_count(&self, role: usize) -> usize {
-        self.net.roles[role].moves.len()
-    }
-
     pub fn move_term(&self, role: usize, mv: u32) -> TermId {
         self.net.roles[role].moves[mv as usize].term
     }
@@ -193,7 +197,7 @@ impl Game {
 
     /// A ground atom printed in the game's syntax.
     pub fn show_atom(&self, atom: AtomId) -> String {
-        let a = &self.ground.atoms[atom.0 as usize];
+        let a = self.atom(atom);
         let name = self.symbols.name(a.rel);
         if a.args.is_empty() {
             return name.to_string();
@@ -327,14 +331,13 @@ impl<'g> Machine<'g> {
     /// `query`. Atoms of `does` and of relations depending on it never hold.
     pub fn query(&mut self, pattern: &Term) -> Vec<AtomId> {
         self.run(Plan::Full);
-        let g = &self.game.ground;
         let (rel, args): (Sym, &[Term]) = match &pattern.kind {
             TermKind::Const(s) => (*s, &[]),
             TermKind::App(f, args) => (*f, args),
             _ => return Vec::new(),
         };
         let mut out = Vec::new();
-        for (i, atom) in g.atoms.iter().enumerate() {
+        for (i, atom) in self.game.atoms.iter().enumerate() {
             if atom.rel != rel || atom.args.len() != args.len() {
                 continue;
             }
@@ -532,16 +535,6 @@ impl<'g> Machine<'g> {
         out
     }
 
-    /// Checks a joint move against the loaded state's legal moves.
-    pub fn check_joint(&self, joint: &[u32]) -> Result<(), EngineError> {
-        for (r, &m) in joint.iter().enumerate() {
-            if !self.legal[r].contains(&m) {
-                return Err(EngineError::IllegalMove { role: r, mv: m });
-            }
-        }
-        Ok(())
-    }
-
     /// A random legal move of one role in the loaded state: uniform for a
     /// player, by weight for the chance role. A role with one legal move
     /// draws nothing from `rng` (its weight is still checked).
@@ -703,3 +696,6 @@ fn rule_holds(net: &Net, vals: &[bool], rule: u32) -> bool {
         .iter()
         .all(|&l| vals[(l >> 1) as usize] != (l & 1 == 1))
 }
+
+#[cfg(test)]
+mod tests;

@@ -168,7 +168,7 @@ pub fn goals(m: &mut Machine) -> String {
     };
     let mut per_role: Vec<Vec<String>> = vec![Vec::new(); game.role_count()];
     for a in atoms {
-        let atom = &game.ground().atoms[a.0 as usize];
+        let atom = game.atom(a);
         let (Some(&r), Some(&v)) = (atom.args.first(), atom.args.get(1)) else {
             continue;
         };

@@ -9,11 +9,14 @@
 //! [`Limits`] guard turns a blow-up into a GROUNDING diagnostic instead of an
 //! exhausted machine.
 
+mod join;
 mod prepare;
 pub mod terms;
 
 use crate::diag::{Diagnostic, codes};
-use crate::syntax::{ArithOp, CmpOp, Program, Span, Sym, Symbols, Syntax};
+use crate::gdl::Relation as Reserved;
+use crate::syntax::{Program, Span, Sym, Symbols, Syntax};
+use join::Found;
 use prepare::{PAtom, Pat, Prepared, RelKey};
 use rustc_hash::FxHashMap;
 pub use terms::{GTerm, TermId, TermTable};
@@ -98,23 +101,8 @@ impl Ground {
         }
     }
 
-    pub fn rule_count(&self) -> usize {
-        self.heads.len()
-    }
-
     pub fn body(&self, rule: usize) -> &[Lit] {
         &self.lits[self.starts[rule] as usize..self.starts[rule + 1] as usize]
-    }
-
-    /// The atom as a term (`rel(args)` or the constant `rel`).
-    pub fn atom_term(&mut self, atom: AtomId) -> TermId {
-        let a = &self.atoms[atom.0 as usize];
-        let t = if a.args.is_empty() {
-            GTerm::Sym(a.rel)
-        } else {
-            GTerm::App(a.rel, a.args.clone())
-        };
-        self.terms.intern(t)
     }
 }
 
@@ -173,13 +161,15 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
         return Err(errors);
     }
     rules.extend(g.bridges());
-    for r in &rules {
-        g.rel(r.head.rel);
-        r.pos.iter().chain(&r.neg).for_each(|a| {
-            g.rel(a.rel);
-        });
-    }
-    g.solve(&rules).map_err(|e| vec![e])?;
+    let rule_rels: Vec<RuleRels> = rules
+        .iter()
+        .map(|r| RuleRels {
+            head: g.rel(r.head.rel),
+            pos: r.pos.iter().map(|a| g.rel(a.rel)).collect(),
+            neg: r.neg.iter().map(|a| g.rel(a.rel)).collect(),
+        })
+        .collect();
+    g.solve(&rules, &rule_rels).map_err(|e| vec![e])?;
     Ok(g.finish(program.syntax))
 }
 
@@ -202,27 +192,12 @@ struct Grounder {
     last_span: Span,
 }
 
-/// One instance found by a join: head arguments, positive body atoms,
-/// negative body atoms (relation index, arguments).
-struct Found {
-    head: Box<[TermId]>,
-    pos: Vec<AtomId>,
-    neg: Vec<(usize, Box<[TermId]>)>,
-}
-
-/// The facts a positive literal may match: a range of fact numbers, or a
-/// range `lo..hi` of the index list under `key` of relation `rel`.
-enum Candidates {
-    Range(u32, u32),
-    List(usize, (u32, TermId), u32, u32),
-}
-
-impl Candidates {
-    fn len(&self) -> u32 {
-        match *self {
-            Candidates::Range(lo, hi) | Candidates::List(_, _, lo, hi) => hi - lo,
-        }
-    }
+/// The relations (indices into `Grounder::rels`) of one rule's head,
+/// positive and negative literals.
+struct RuleRels {
+    head: usize,
+    pos: Vec<usize>,
+    neg: Vec<usize>,
 }
 
 impl Grounder {
@@ -246,31 +221,25 @@ impl Grounder {
 
     /// `true(X) :- init(X).  true(X) :- next(X).  does(R, M) :- legal(R, M).`
     fn bridges(&mut self) -> Vec<Prepared> {
-        let sym = |s: &mut Symbols, n: &str| s.intern(n);
-        let (t, i, n, d, l) = (
-            sym(&mut self.symbols, "true"),
-            sym(&mut self.symbols, "init"),
-            sym(&mut self.symbols, "next"),
-            sym(&mut self.symbols, "does"),
-            sym(&mut self.symbols, "legal"),
-        );
-        let vars = |k: u32| (0..k).map(Pat::Var).collect::<Box<[Pat]>>();
-        let bridge = |head: Sym, body: Sym, arity: usize| Prepared {
-            head: PAtom {
-                rel: (head, arity),
-                args: vars(arity as u32),
-            },
-            pos: vec![PAtom {
-                rel: (body, arity),
-                args: vars(arity as u32),
-            }],
+        let symbols = &mut self.symbols;
+        let mut atom = |r: Reserved| PAtom {
+            rel: (symbols.intern(r.name()), r.arity()),
+            args: (0..r.arity() as u32).map(Pat::Var).collect(),
+        };
+        let mut bridge = |head: Reserved, body: Reserved| Prepared {
+            head: atom(head),
+            pos: vec![atom(body)],
             neg: Vec::new(),
             cmps: Vec::new(),
-            vars: arity,
+            vars: head.arity(),
             span: Span::default(),
             bridge: true,
         };
-        vec![bridge(t, i, 1), bridge(t, n, 1), bridge(d, l, 2)]
+        vec![
+            bridge(Reserved::True, Reserved::Init),
+            bridge(Reserved::True, Reserved::Next),
+            bridge(Reserved::Does, Reserved::Legal),
+        ]
     }
 
     fn too_big(&self, span: Span, what: &str) -> Diagnostic {
@@ -304,16 +273,9 @@ impl Grounder {
         )
     }
 
-    fn solve(&mut self, rules: &[Prepared]) -> Result<(), Diagnostic> {
-        let rule_rels: Vec<(usize, Vec<usize>)> = rules
-            .iter()
-            .map(|r| {
-                (
-                    self.rel_ids[&r.head.rel],
-                    r.pos.iter().map(|a| self.rel_ids[&a.rel]).collect(),
-                )
-            })
-            .collect();
+    /// Semi-naive evaluation to the relaxed model, recording every ground
+    /// rule on the way; `rels[i]` are the relations of `rules[i]`.
+    fn solve(&mut self, rules: &[Prepared], rels: &[RuleRels]) -> Result<(), Diagnostic> {
         let mut first = true;
         for round in 0.. {
             if round == self.limits.max_rounds {
@@ -329,17 +291,17 @@ impl Grounder {
             if !first && !any_delta {
                 break;
             }
-            for (ri, rule) in rules.iter().enumerate() {
+            for (rule, rels) in rules.iter().zip(rels) {
                 if rule.pos.is_empty() {
                     if first {
-                        self.run(rule, &rule_rels[ri].1, None)?;
+                        self.run(rule, rels, None)?;
                     }
                     continue;
                 }
-                for (i, &rel) in rule_rels[ri].1.iter().enumerate() {
+                for (i, &rel) in rels.pos.iter().enumerate() {
                     let r = &self.rels[rel];
                     if r.cur > r.old {
-                        self.run(rule, &rule_rels[ri].1, Some(i))?;
+                        self.run(rule, rels, Some(i))?;
                     }
                 }
             }
@@ -356,315 +318,24 @@ impl Grounder {
     fn run(
         &mut self,
         rule: &Prepared,
-        rels: &[usize],
+        rels: &RuleRels,
         delta: Option<usize>,
     ) -> Result<(), Diagnostic> {
-        let mut env = vec![None; rule.vars];
-        let mut found = Vec::new();
-        self.join(
-            rule,
-            rels,
-            delta,
-            0,
-            0,
-            &mut env,
-            &mut Vec::new(),
-            &mut found,
-        )?;
-        for f in found {
-            self.emit(rule, f)?;
+        for found in self.instances(rule, rels, delta)? {
+            self.emit(rule, rels.head, found)?;
         }
         Ok(())
-    }
-
-    /// The join: match the starting literal first, then at every level do
-    /// the cheapest thing: a comparison whose sides are bound (a test, or a
-    /// binding `=`), else the unmatched positive literal with the fewest
-    /// candidate facts under the current bindings. `used` masks say which
-    /// positive literals and comparisons are done.
-    #[allow(clippy::too_many_arguments)]
-    fn join(
-        &mut self,
-        rule: &Prepared,
-        rels: &[usize],
-        delta: Option<usize>,
-        used_pos: u64,
-        used_cmp: u64,
-        env: &mut Vec<Option<TermId>>,
-        body: &mut Vec<AtomId>,
-        found: &mut Vec<Found>,
-    ) -> Result<(), Diagnostic> {
-        // Comparisons first: each either binds, filters or waits.
-        for (i, c) in rule.cmps.iter().enumerate() {
-            if used_cmp >> i & 1 == 1 {
-                continue;
-            }
-            let next_cmp = used_cmp | 1 << i;
-            let (l, r) = (self.is_bound(&c.left, env), self.is_bound(&c.right, env));
-            let (pat, value) = match (l, r, c.op) {
-                (true, true, _) => {
-                    if self.compare(c.op, &c.left, &c.right, env) {
-                        self.join(rule, rels, delta, used_pos, next_cmp, env, body, found)?;
-                    }
-                    return Ok(());
-                }
-                (false, true, CmpOp::Eq) if !matches!(c.left, Pat::Arith(..)) => {
-                    (&c.left, &c.right)
-                }
-                (true, false, CmpOp::Eq) if !matches!(c.right, Pat::Arith(..)) => {
-                    (&c.right, &c.left)
-                }
-                _ => continue,
-            };
-            let Some(v) = self.build(value, env) else {
-                return Ok(());
-            };
-            if self.terms.depth(v) > self.limits.max_term_depth {
-                return Err(self.too_big(rule.span, "a term nests too deeply"));
-            }
-            let mut trail = Vec::new();
-            if unify(pat, v, env, &mut trail, &self.terms) {
-                self.join(rule, rels, delta, used_pos, next_cmp, env, body, found)?;
-            }
-            for v in trail {
-                env[v as usize] = None;
-            }
-            return Ok(());
-        }
-        // Then the positive literal with the fewest candidates.
-        let mut best: Option<(usize, Candidates)> = None;
-        for i in 0..rule.pos.len() {
-            if used_pos >> i & 1 == 1 {
-                continue;
-            }
-            if used_pos == 0 && delta.is_some_and(|d| d != i) {
-                continue; // the delta literal goes first
-            }
-            let c = self.candidates(rule, rels, delta, i, env);
-            if c.len() == 0 {
-                return Ok(());
-            }
-            if best.as_ref().is_none_or(|(_, b)| c.len() < b.len()) {
-                best = Some((i, c));
-            }
-        }
-        let Some((i, candidates)) = best else {
-            return self.leaf(rule, env, body, found);
-        };
-        let candidates: Vec<u32> = match candidates {
-            Candidates::Range(lo, hi) => (lo..hi).collect(),
-            Candidates::List(rel, key, lo, hi) => {
-                self.rels[rel].index[&key][lo as usize..hi as usize].to_vec()
-            }
-        };
-        self.work += candidates.len() as u64;
-        if self.work > self.limits.max_work {
-            return Err(self.too_big(rule.span, "joining this rule's body takes too long"));
-        }
-        let rel = rels[i];
-        let atom = &rule.pos[i];
-        let mut trail = Vec::new();
-        for f in candidates {
-            trail.clear();
-            let ok = {
-                let fact = self.rels[rel].fact(f);
-                atom.args
-                    .iter()
-                    .zip(fact)
-                    .all(|(p, &t)| unify(p, t, env, &mut trail, &self.terms))
-            };
-            if ok {
-                body.push(self.rels[rel].atoms[f as usize]);
-                self.join(
-                    rule,
-                    rels,
-                    delta,
-                    used_pos | 1 << i,
-                    used_cmp,
-                    env,
-                    body,
-                    found,
-                )?;
-                body.pop();
-            }
-            for v in trail.drain(..) {
-                env[v as usize] = None;
-            }
-        }
-        Ok(())
-    }
-
-    /// Every literal matched: the head and the negative literals are ground.
-    fn leaf(
-        &mut self,
-        rule: &Prepared,
-        env: &[Option<TermId>],
-        body: &[AtomId],
-        found: &mut Vec<Found>,
-    ) -> Result<(), Diagnostic> {
-        let head = rule
-            .head
-            .args
-            .iter()
-            .map(|p| self.build(p, env))
-            .collect::<Option<Box<[TermId]>>>();
-        let Some(head) = head else {
-            return Ok(());
-        };
-        let mut neg = Vec::with_capacity(rule.neg.len());
-        for a in &rule.neg {
-            let args = a
-                .args
-                .iter()
-                .map(|p| self.build(p, env))
-                .collect::<Option<Box<[TermId]>>>();
-            // Arithmetic that fails in a negated atom: the atom cannot
-            // hold, so the literal is true and is left out.
-            if let Some(args) = args {
-                neg.push((self.rel_ids[&a.rel], args));
-            }
-        }
-        found.push(Found {
-            head,
-            pos: body.to_vec(),
-            neg,
-        });
-        Ok(())
-    }
-
-    /// Where the facts that positive literal `i` may match lie: the shortest
-    /// index list among its bound argument paths (whole arguments, and
-    /// arguments of compound ones), cut to the literal's window.
-    fn candidates(
-        &self,
-        rule: &Prepared,
-        rels: &[usize],
-        delta: Option<usize>,
-        i: usize,
-        env: &[Option<TermId>],
-    ) -> Candidates {
-        let rel = rels[i];
-        let r = &self.rels[rel];
-        let (lo, hi) = match delta {
-            Some(d) if d == i => (r.old, r.cur),
-            Some(d) if i < d => (0, r.old),
-            _ => (0, r.cur),
-        };
-        let mut best = Candidates::Range(lo, hi);
-        let mut consider = |key: (u32, TermId)| -> bool {
-            let Some(list) = r.index.get(&key) else {
-                return false;
-            };
-            let a = list.partition_point(|&f| f < lo) as u32;
-            let b = list.partition_point(|&f| f < hi) as u32;
-            let c = Candidates::List(rel, key, a, b);
-            if c.len() < best.len() {
-                best = c;
-            }
-            true
-        };
-        for (pos, p) in rule.pos[i].args.iter().enumerate() {
-            let path = pos as u32 * PATH_STRIDE;
-            if let Some(t) = self.lookup(p, env) {
-                if !consider((path, t)) {
-                    return Candidates::Range(0, 0);
-                }
-            } else if self.is_bound(p, env) {
-                return Candidates::Range(0, 0); // a bound term that does not exist
-            } else if let Pat::App(_, sub) = p {
-                for (k, q) in sub.iter().enumerate().take(PATH_STRIDE as usize - 1) {
-                    if let Some(t) = self.lookup(q, env) {
-                        if !consider((path + 1 + k as u32, t)) {
-                            return Candidates::Range(0, 0);
-                        }
-                    } else if self.is_bound(q, env) {
-                        return Candidates::Range(0, 0);
-                    }
-                }
-            }
-        }
-        best
-    }
-
-    fn is_bound(&self, p: &Pat, env: &[Option<TermId>]) -> bool {
-        match p {
-            Pat::Var(v) => env[*v as usize].is_some(),
-            Pat::Ground(_) => true,
-            Pat::App(_, args) => args.iter().all(|a| self.is_bound(a, env)),
-            Pat::Arith(_, a, b) => self.is_bound(a, env) && self.is_bound(b, env),
-        }
-    }
-
-    /// The existing term a bound pattern denotes, without creating terms.
-    fn lookup(&self, p: &Pat, env: &[Option<TermId>]) -> Option<TermId> {
-        match p {
-            Pat::Var(v) => env[*v as usize],
-            Pat::Ground(t) => Some(*t),
-            Pat::App(f, args) => {
-                let args = args
-                    .iter()
-                    .map(|a| self.lookup(a, env))
-                    .collect::<Option<Box<[TermId]>>>()?;
-                self.terms.get(&GTerm::App(*f, args))
-            }
-            Pat::Arith(..) => None,
-        }
-    }
-
-    /// Builds the ground term of a bound pattern; `None` if arithmetic fails.
-    fn build(&mut self, p: &Pat, env: &[Option<TermId>]) -> Option<TermId> {
-        match p {
-            Pat::Var(v) => env[*v as usize],
-            Pat::Ground(t) => Some(*t),
-            Pat::App(f, args) => {
-                let args = args
-                    .iter()
-                    .map(|a| self.build(a, env))
-                    .collect::<Option<Box<[TermId]>>>()?;
-                Some(self.terms.intern(GTerm::App(*f, args)))
-            }
-            Pat::Arith(op, a, b) => {
-                let v = self.arith(*op, a, b, env)?;
-                Some(self.terms.intern(GTerm::Int(v)))
-            }
-        }
-    }
-
-    fn arith(&mut self, op: ArithOp, a: &Pat, b: &Pat, env: &[Option<TermId>]) -> Option<i64> {
-        let a = self.build(a, env)?;
-        let b = self.build(b, env)?;
-        op.apply(self.terms.int(a)?, self.terms.int(b)?)
-    }
-
-    fn compare(&mut self, op: CmpOp, l: &Pat, r: &Pat, env: &[Option<TermId>]) -> bool {
-        let (Some(a), Some(b)) = (self.build(l, env), self.build(r, env)) else {
-            return false;
-        };
-        match op {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            _ => match (self.terms.int(a), self.terms.int(b)) {
-                (Some(x), Some(y)) => match op {
-                    CmpOp::Lt => x < y,
-                    CmpOp::Le => x <= y,
-                    CmpOp::Gt => x > y,
-                    _ => x >= y,
-                },
-                _ => false,
-            },
-        }
     }
 
     /// Records one instance: the head fact (added to the model) and, unless
     /// the rule is a bridge, the ground rule. Negative literals are kept as
     /// pending (relation, arguments) until the model is complete.
-    fn emit(&mut self, rule: &Prepared, found: Found) -> Result<(), Diagnostic> {
+    fn emit(&mut self, rule: &Prepared, head_rel: usize, found: Found) -> Result<(), Diagnostic> {
         for &t in found.head.iter() {
             if self.terms.depth(t) > self.limits.max_term_depth {
                 return Err(self.too_big(rule.span, "a term nests too deeply"));
             }
         }
-        let head_rel = self.rel_ids[&rule.head.rel];
         let before = self.atoms.len();
         let head_atom = self.insert(head_rel, found.head, rule.span)?;
         if self.atoms.len() > before {
@@ -761,35 +432,5 @@ impl Grounder {
             starts,
             lits,
         }
-    }
-}
-
-/// Matches a pattern against a ground term, binding variables (recorded in
-/// `trail` so the caller can undo them).
-fn unify(
-    p: &Pat,
-    t: TermId,
-    env: &mut [Option<TermId>],
-    trail: &mut Vec<u32>,
-    terms: &TermTable,
-) -> bool {
-    match p {
-        Pat::Var(v) => match env[*v as usize] {
-            Some(b) => b == t,
-            None => {
-                env[*v as usize] = Some(t);
-                trail.push(*v);
-                true
-            }
-        },
-        Pat::Ground(g) => *g == t,
-        Pat::App(f, args) => match terms.term(t) {
-            GTerm::App(g, targs) if g == f && targs.len() == args.len() => args
-                .iter()
-                .zip(targs.iter())
-                .all(|(p, &t)| unify(p, t, env, trail, terms)),
-            _ => false,
-        },
-        Pat::Arith(..) => false,
     }
 }

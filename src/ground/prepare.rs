@@ -287,11 +287,11 @@ pub fn prepare(rule: &Rule, terms: &mut TermTable) -> Result<Vec<Prepared>, Diag
                 ),
             ));
         }
-        check_safe(&prepared).map_err(|what| {
+        check_safe(&prepared).map_err(|unsafe_| {
             Diagnostic::error(
                 codes::UNSAFE,
                 rule.span,
-                format!("this rule is unsafe: {what}"),
+                format!("this rule is unsafe: {unsafe_}"),
             )
         })?;
         out.push(prepared);
@@ -311,10 +311,25 @@ fn renumber_pat(p: &mut Pat, named: u32, extra: u32) {
     }
 }
 
+/// A variable no positive literal binds, found by [`check_safe`] (the
+/// static checks refuse such rules first, with the variable's name).
+#[derive(thiserror::Error, Clone, Copy, Debug, PartialEq, Eq)]
+enum Unsafe {
+    /// `p :- q(X), Y > X.`
+    #[error("a comparison has a variable that no positive literal binds")]
+    Comparison,
+    /// `p :- q(X), not r(Y).`
+    #[error("a negated literal has a variable that no positive literal binds")]
+    Negation,
+    /// `p(Y) :- q(X).`
+    #[error("the head has a variable that no positive literal binds")]
+    Head,
+}
+
 /// The static checks make rules safe; this guards the grounder on its own:
 /// every variable of a comparison, a negated literal and the head must be
 /// bound by the positive literals, directly or through `=` bindings.
-fn check_safe(rule: &Prepared) -> Result<(), &'static str> {
+fn check_safe(rule: &Prepared) -> Result<(), Unsafe> {
     let mut bound = vec![false; rule.vars];
     let bind = |bound: &mut Vec<bool>, p: &Pat| {
         let mut vs = Vec::new();
@@ -340,13 +355,13 @@ fn check_safe(rule: &Prepared) -> Result<(), &'static str> {
     }
     let all = |p: &Pat| p.all_bound(&bound);
     if !rule.cmps.iter().all(|c| all(&c.left) && all(&c.right)) {
-        return Err("a comparison has a variable that no positive literal binds");
+        return Err(Unsafe::Comparison);
     }
     if !rule.neg.iter().all(|a| a.args.iter().all(all)) {
-        return Err("a negated literal has a variable that no positive literal binds");
+        return Err(Unsafe::Negation);
     }
     if !rule.head.args.iter().all(all) {
-        return Err("the head has a variable that no positive literal binds");
+        return Err(Unsafe::Head);
     }
     Ok(())
 }

@@ -8,6 +8,7 @@
 use crate::syntax::print::{Shape, TermView};
 use crate::syntax::{Show, Sym, Symbols, Syntax, Term, TermKind};
 use rustc_hash::FxHashMap;
+use std::cmp::Ordering;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TermId(pub u32);
@@ -125,6 +126,32 @@ impl TermTable {
         }
     }
 
+    /// The natural order of ground terms: integers numerically first, then
+    /// by name in [`natural`] order (a constant before the compound terms
+    /// of the same name, fewer arguments first), then argument by argument.
+    /// A total order: equal only for the same term.
+    pub fn compare(&self, a: TermId, b: TermId, symbols: &Symbols) -> Ordering {
+        let split = |t: TermId| match self.term(t) {
+            GTerm::Int(_) => ("", &[][..]),
+            GTerm::Sym(s) => (symbols.name(*s), &[][..]),
+            GTerm::App(f, args) => (symbols.name(*f), &args[..]),
+        };
+        match (self.term(a), self.term(b)) {
+            (GTerm::Int(x), GTerm::Int(y)) => return x.cmp(y),
+            (GTerm::Int(_), _) => return Ordering::Less,
+            (_, GTerm::Int(_)) => return Ordering::Greater,
+            _ => {}
+        }
+        let ((fa, xs), (fb, ys)) = (split(a), split(b));
+        natural(fa, fb).then(xs.len().cmp(&ys.len())).then_with(|| {
+            xs.iter()
+                .zip(ys)
+                .map(|(&x, &y)| self.compare(x, y, symbols))
+                .find(|o| o.is_ne())
+                .unwrap_or(Ordering::Equal)
+        })
+    }
+
     /// A printable view of a term in the given syntax.
     pub fn show<'a>(&'a self, id: TermId, symbols: &'a Symbols, syntax: Syntax) -> ShowTerm<'a> {
         Show {
@@ -163,6 +190,116 @@ impl TermView for TermRef<'_> {
         match self.table.term(self.id) {
             GTerm::App(_, args) => self.table.view(args[i]),
             _ => self,
+        }
+    }
+}
+
+/// The order of names: names spelled as integers (KIF numbers are symbols)
+/// first, by value however many digits they have, then every other name
+/// alphabetically. A total order: names of equal value (`7`, `07`) are
+/// ordered by their spelling.
+pub fn natural(a: &str, b: &str) -> Ordering {
+    match (integer(a), integer(b)) {
+        (Some(x), Some(y)) => compare_integers(x, y).then_with(|| a.cmp(b)),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => a.cmp(b),
+    }
+}
+
+/// A name spelled as an integer (`[+-]?[0-9]+`): whether it is negative,
+/// and its digits without leading zeros.
+fn integer(name: &str) -> Option<(bool, &str)> {
+    let (negative, digits) = match name.as_bytes().first()? {
+        b'-' => (true, &name[1..]),
+        b'+' => (false, &name[1..]),
+        _ => (false, name),
+    };
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let digits = digits.trim_start_matches('0');
+    Some((negative && !digits.is_empty(), digits))
+}
+
+fn compare_integers((xn, x): (bool, &str), (yn, y): (bool, &str)) -> Ordering {
+    let magnitude = x.len().cmp(&y.len()).then_with(|| x.cmp(y));
+    match (xn, yn) {
+        (false, false) => magnitude,
+        (true, true) => magnitude.reverse(),
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::natural;
+    use std::cmp::Ordering;
+
+    #[test]
+    fn names_of_integers_come_first_by_value() {
+        let mut names = vec![
+            "b",
+            "20",
+            "1a",
+            "-3",
+            "9",
+            "a",
+            "100000000000000000000000",
+            "07",
+            "7",
+            "+8",
+            "-",
+            "0",
+            "-0",
+        ];
+        names.sort_by(|a, b| natural(a, b));
+        assert_eq!(
+            names,
+            [
+                "-3",
+                "-0",
+                "0",
+                "07",
+                "7",
+                "+8",
+                "9",
+                "20",
+                "100000000000000000000000",
+                "-",
+                "1a",
+                "a",
+                "b"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_order_is_total() {
+        let names = [
+            "10",
+            "9",
+            "1a",
+            "-5",
+            "+5",
+            "5",
+            "05",
+            "x",
+            "",
+            "-",
+            "99999999999999999999",
+        ];
+        for a in names {
+            assert_eq!(natural(a, a), Ordering::Equal);
+            for b in names {
+                assert_eq!(natural(a, b), natural(b, a).reverse(), "{a} {b}");
+                for c in names {
+                    if natural(a, b).is_le() && natural(b, c).is_le() {
+                        assert!(natural(a, c).is_le(), "{a} <= {b} <= {c}");
+                    }
+                }
+            }
         }
     }
 }

@@ -15,7 +15,7 @@ use indexmap::IndexMap;
 impl Desugar<'_> {
     pub(super) fn dice(&mut self, d: &Decl, span: Span) {
         self.only_parts(d, &["", ":"]);
-        if self.roles_seen && !self.roles.iter().any(|r| r == "random") {
+        if self.roles_seen && !self.roles.iter().any(|r| r == crate::gdl::RANDOM) {
             self.decl_error(
                 d.keyword_span,
                 "dice need nature: add the role `random` to `roles`",
@@ -115,7 +115,7 @@ impl Desugar<'_> {
     /// first dice, `legal(random, noop) :- not _rolling.` and
     /// `_rolling :- roll(D).`
     fn nature_rules(&mut self, dname: Term, span: Span) {
-        let random = self.lw.konst("random", span);
+        let random = self.lw.konst(crate::gdl::RANDOM, span);
         let m = self.var("M", span);
         let body = vec![
             self.pos("roll", vec![dname.clone()], span),

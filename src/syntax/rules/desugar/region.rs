@@ -5,12 +5,6 @@ use super::Desugar;
 use crate::syntax::ast::Span;
 use crate::syntax::rules::parser::Decl;
 
-/// Relations whose meaning GDL fixes; a region may not take their names.
-const RESERVED: &[&str] = &[
-    "role", "init", "true", "next", "legal", "does", "goal", "terminal", "base", "input", "weight",
-    "distinct", "or", "and",
-];
-
 impl Desugar<'_> {
     pub(super) fn region(&mut self, d: &Decl, span: Span) {
         self.only_parts(d, &["", ":"]);
@@ -20,7 +14,7 @@ impl Desugar<'_> {
         let Some(name) = self.name_of(ex, "a region name") else {
             return;
         };
-        if RESERVED.contains(&name.as_str()) {
+        if crate::gdl::is_reserved_name(&name) {
             self.decl_error(ex.span, format!("`{name}` is a reserved relation"));
             return;
         }

@@ -44,7 +44,7 @@ impl Desugar<'_> {
             }
             for ex in item.iter().take(1) {
                 if let Some(n) = self.name_of(ex, "a role name") {
-                    if n == "random" {
+                    if n == crate::gdl::RANDOM {
                         self.decl_error(ex.span, "nature (`random`) takes no turns");
                     } else if self.role_known(&n, ex.span) {
                         order.push((n, ex.span));

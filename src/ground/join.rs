@@ -1,0 +1,419 @@
+//! The join: every instance of one rule over the relaxed model so far.
+//!
+//! In: a prepared rule, the relations of its literals, and which positive
+//! literal reads only this round's new facts (semi-naive evaluation). Out:
+//! the instances found: ground head, positive body atoms, negative body
+//! atoms as (relation, arguments).
+//! Holds: at every level the join does the cheapest thing: a comparison
+//! whose sides are bound (a test, or a binding `=`), else the unmatched
+//! positive literal with the fewest candidate facts under the current
+//! bindings; the work done is counted against [`super::Limits::max_work`].
+
+use super::prepare::{Pat, Prepared};
+use super::{AtomId, GTerm, Grounder, PATH_STRIDE, RuleRels, TermId, TermTable};
+use crate::diag::Diagnostic;
+use crate::syntax::{ArithOp, CmpOp};
+
+/// One instance found by a join: head arguments, positive body atoms,
+/// negative body atoms (relation index, arguments).
+pub(super) struct Found {
+    pub head: Box<[TermId]>,
+    pub pos: Vec<AtomId>,
+    pub neg: Vec<(usize, Box<[TermId]>)>,
+}
+
+/// One rule's join in progress.
+struct Join<'r> {
+    rule: &'r Prepared,
+    rels: &'r RuleRels,
+    /// The positive literal that reads only this round's new facts.
+    delta: Option<usize>,
+    /// The binding of each variable of the rule.
+    env: Vec<Option<TermId>>,
+    /// The positive body atoms matched so far.
+    body: Vec<AtomId>,
+    found: Vec<Found>,
+}
+
+/// Which literals are done: bit `i` of `pos` for positive literal `i`, of
+/// `cmp` for comparison `i` (a rule has at most 64 of each).
+#[derive(Clone, Copy)]
+struct Done {
+    pos: u64,
+    cmp: u64,
+}
+
+/// What a comparison whose sides are bound enough does.
+enum CmpStep {
+    /// Both sides are bound: test it.
+    Test,
+    /// `pattern = value` with `value` bound: bind the pattern (the left
+    /// side if `true`).
+    Bind(bool),
+}
+
+/// The facts a positive literal may match: a range of fact numbers, or a
+/// range `lo..hi` of the index list under `key` of relation `rel`.
+enum Candidates {
+    Range(u32, u32),
+    List(usize, (u32, TermId), u32, u32),
+}
+
+impl Candidates {
+    fn len(&self) -> u32 {
+        match *self {
+            Candidates::Range(lo, hi) | Candidates::List(_, _, lo, hi) => hi - lo,
+        }
+    }
+}
+
+/// The next positive literal to match.
+enum Cheapest {
+    /// Some literal has no candidate: the rule has no instance here.
+    Nothing,
+    /// Every positive literal is matched.
+    AllMatched,
+    Literal(usize, Candidates),
+}
+
+impl Grounder {
+    /// Every instance of a rule; `delta` is the literal that reads only
+    /// this round's new facts.
+    pub(super) fn instances(
+        &mut self,
+        rule: &Prepared,
+        rels: &RuleRels,
+        delta: Option<usize>,
+    ) -> Result<Vec<Found>, Diagnostic> {
+        let mut join = Join {
+            rule,
+            rels,
+            delta,
+            env: vec![None; rule.vars],
+            body: Vec::new(),
+            found: Vec::new(),
+        };
+        self.join(&mut join, Done { pos: 0, cmp: 0 })?;
+        Ok(join.found)
+    }
+
+    fn join(&mut self, j: &mut Join, done: Done) -> Result<(), Diagnostic> {
+        match self.ready_comparison(j, done) {
+            Some((i, step)) => self.join_comparison(j, done, i, step),
+            None => self.join_literal(j, done),
+        }
+    }
+
+    /// The first comparison not done that can be tested or bind now.
+    fn ready_comparison(&self, j: &Join, done: Done) -> Option<(usize, CmpStep)> {
+        for (i, c) in j.rule.cmps.iter().enumerate() {
+            if done.cmp >> i & 1 == 1 {
+                continue;
+            }
+            let (l, r) = (
+                self.is_bound(&c.left, &j.env),
+                self.is_bound(&c.right, &j.env),
+            );
+            match (l, r, c.op) {
+                (true, true, _) => return Some((i, CmpStep::Test)),
+                (false, true, CmpOp::Eq) if !matches!(c.left, Pat::Arith(..)) => {
+                    return Some((i, CmpStep::Bind(true)));
+                }
+                (true, false, CmpOp::Eq) if !matches!(c.right, Pat::Arith(..)) => {
+                    return Some((i, CmpStep::Bind(false)));
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn join_comparison(
+        &mut self,
+        j: &mut Join,
+        done: Done,
+        i: usize,
+        step: CmpStep,
+    ) -> Result<(), Diagnostic> {
+        let rule = j.rule;
+        let c = &rule.cmps[i];
+        let next = Done {
+            cmp: done.cmp | 1 << i,
+            ..done
+        };
+        let (pat, value) = match step {
+            CmpStep::Test => {
+                if self.compare(c.op, &c.left, &c.right, &j.env) {
+                    self.join(j, next)?;
+                }
+                return Ok(());
+            }
+            CmpStep::Bind(true) => (&c.left, &c.right),
+            CmpStep::Bind(false) => (&c.right, &c.left),
+        };
+        let Some(v) = self.build(value, &j.env) else {
+            return Ok(());
+        };
+        if self.terms.depth(v) > self.limits.max_term_depth {
+            return Err(self.too_big(rule.span, "a term nests too deeply"));
+        }
+        let mut trail = Vec::new();
+        if unify(pat, v, &mut j.env, &mut trail, &self.terms) {
+            self.join(j, next)?;
+        }
+        for v in trail {
+            j.env[v as usize] = None;
+        }
+        Ok(())
+    }
+
+    /// Matches the cheapest positive literal against each candidate fact.
+    fn join_literal(&mut self, j: &mut Join, done: Done) -> Result<(), Diagnostic> {
+        let (i, candidates) = match self.cheapest(j, done) {
+            Cheapest::Nothing => return Ok(()),
+            Cheapest::AllMatched => return self.leaf(j),
+            Cheapest::Literal(i, c) => (i, c),
+        };
+        let candidates: Vec<u32> = match candidates {
+            Candidates::Range(lo, hi) => (lo..hi).collect(),
+            Candidates::List(rel, key, lo, hi) => self.rels[rel]
+                .index
+                .get(&key)
+                .map_or(Vec::new(), |list| list[lo as usize..hi as usize].to_vec()),
+        };
+        self.work += candidates.len() as u64;
+        if self.work > self.limits.max_work {
+            return Err(self.too_big(j.rule.span, "joining this rule's body takes too long"));
+        }
+        let atom = &j.rule.pos[i];
+        let rel = j.rels.pos[i];
+        let next = Done {
+            pos: done.pos | 1 << i,
+            ..done
+        };
+        let mut trail = Vec::new();
+        for f in candidates {
+            trail.clear();
+            let fact = self.rels[rel].fact(f);
+            let matched = atom
+                .args
+                .iter()
+                .zip(fact)
+                .all(|(p, &t)| unify(p, t, &mut j.env, &mut trail, &self.terms));
+            if matched {
+                j.body.push(self.rels[rel].atoms[f as usize]);
+                self.join(j, next)?;
+                j.body.pop();
+            }
+            for v in trail.drain(..) {
+                j.env[v as usize] = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// The unmatched positive literal with the fewest candidates (the
+    /// delta literal first of all).
+    fn cheapest(&self, j: &Join, done: Done) -> Cheapest {
+        let mut best: Option<(usize, Candidates)> = None;
+        for i in 0..j.rule.pos.len() {
+            if done.pos >> i & 1 == 1 {
+                continue;
+            }
+            if done.pos == 0 && j.delta.is_some_and(|d| d != i) {
+                continue; // the delta literal goes first
+            }
+            let c = self.candidates(j, i);
+            if c.len() == 0 {
+                return Cheapest::Nothing;
+            }
+            if best.as_ref().is_none_or(|(_, b)| c.len() < b.len()) {
+                best = Some((i, c));
+            }
+        }
+        match best {
+            Some((i, c)) => Cheapest::Literal(i, c),
+            None => Cheapest::AllMatched,
+        }
+    }
+
+    /// Every literal matched: the head and the negative literals are ground.
+    fn leaf(&mut self, j: &mut Join) -> Result<(), Diagnostic> {
+        let rule = j.rule;
+        let head = rule
+            .head
+            .args
+            .iter()
+            .map(|p| self.build(p, &j.env))
+            .collect::<Option<Box<[TermId]>>>();
+        let Some(head) = head else {
+            return Ok(());
+        };
+        let mut neg = Vec::with_capacity(rule.neg.len());
+        for (a, &rel) in rule.neg.iter().zip(&j.rels.neg) {
+            let args = a
+                .args
+                .iter()
+                .map(|p| self.build(p, &j.env))
+                .collect::<Option<Box<[TermId]>>>();
+            // Arithmetic that fails in a negated atom: the atom cannot
+            // hold, so the literal is true and is left out.
+            if let Some(args) = args {
+                neg.push((rel, args));
+            }
+        }
+        j.found.push(Found {
+            head,
+            pos: j.body.clone(),
+            neg,
+        });
+        Ok(())
+    }
+
+    /// Where the facts that positive literal `i` may match lie: the shortest
+    /// index list among its bound argument paths (whole arguments, and
+    /// arguments of compound ones), cut to the literal's window.
+    fn candidates(&self, j: &Join, i: usize) -> Candidates {
+        let rel = j.rels.pos[i];
+        let r = &self.rels[rel];
+        let (lo, hi) = match j.delta {
+            Some(d) if d == i => (r.old, r.cur),
+            Some(d) if i < d => (0, r.old),
+            _ => (0, r.cur),
+        };
+        let mut best = Candidates::Range(lo, hi);
+        let mut consider = |key: (u32, TermId)| -> bool {
+            let Some(list) = r.index.get(&key) else {
+                return false;
+            };
+            let a = list.partition_point(|&f| f < lo) as u32;
+            let b = list.partition_point(|&f| f < hi) as u32;
+            let c = Candidates::List(rel, key, a, b);
+            if c.len() < best.len() {
+                best = c;
+            }
+            true
+        };
+        let env = &j.env;
+        for (pos, p) in j.rule.pos[i].args.iter().enumerate() {
+            let path = pos as u32 * PATH_STRIDE;
+            if let Some(t) = self.lookup(p, env) {
+                if !consider((path, t)) {
+                    return Candidates::Range(0, 0);
+                }
+            } else if self.is_bound(p, env) {
+                return Candidates::Range(0, 0); // a bound term that does not exist
+            } else if let Pat::App(_, sub) = p {
+                for (k, q) in sub.iter().enumerate().take(PATH_STRIDE as usize - 1) {
+                    if let Some(t) = self.lookup(q, env) {
+                        if !consider((path + 1 + k as u32, t)) {
+                            return Candidates::Range(0, 0);
+                        }
+                    } else if self.is_bound(q, env) {
+                        return Candidates::Range(0, 0);
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn is_bound(&self, p: &Pat, env: &[Option<TermId>]) -> bool {
+        match p {
+            Pat::Var(v) => env[*v as usize].is_some(),
+            Pat::Ground(_) => true,
+            Pat::App(_, args) => args.iter().all(|a| self.is_bound(a, env)),
+            Pat::Arith(_, a, b) => self.is_bound(a, env) && self.is_bound(b, env),
+        }
+    }
+
+    /// The existing term a bound pattern denotes, without creating terms.
+    fn lookup(&self, p: &Pat, env: &[Option<TermId>]) -> Option<TermId> {
+        match p {
+            Pat::Var(v) => env[*v as usize],
+            Pat::Ground(t) => Some(*t),
+            Pat::App(f, args) => {
+                let args = args
+                    .iter()
+                    .map(|a| self.lookup(a, env))
+                    .collect::<Option<Box<[TermId]>>>()?;
+                self.terms.get(&GTerm::App(*f, args))
+            }
+            Pat::Arith(..) => None,
+        }
+    }
+
+    /// Builds the ground term of a bound pattern; `None` if arithmetic fails.
+    fn build(&mut self, p: &Pat, env: &[Option<TermId>]) -> Option<TermId> {
+        match p {
+            Pat::Var(v) => env[*v as usize],
+            Pat::Ground(t) => Some(*t),
+            Pat::App(f, args) => {
+                let args = args
+                    .iter()
+                    .map(|a| self.build(a, env))
+                    .collect::<Option<Box<[TermId]>>>()?;
+                Some(self.terms.intern(GTerm::App(*f, args)))
+            }
+            Pat::Arith(op, a, b) => {
+                let v = self.arith(*op, a, b, env)?;
+                Some(self.terms.intern(GTerm::Int(v)))
+            }
+        }
+    }
+
+    fn arith(&mut self, op: ArithOp, a: &Pat, b: &Pat, env: &[Option<TermId>]) -> Option<i64> {
+        let a = self.build(a, env)?;
+        let b = self.build(b, env)?;
+        op.apply(self.terms.int(a)?, self.terms.int(b)?)
+    }
+
+    fn compare(&mut self, op: CmpOp, l: &Pat, r: &Pat, env: &[Option<TermId>]) -> bool {
+        let (Some(a), Some(b)) = (self.build(l, env), self.build(r, env)) else {
+            return false;
+        };
+        match op {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            _ => match (self.terms.int(a), self.terms.int(b)) {
+                (Some(x), Some(y)) => match op {
+                    CmpOp::Lt => x < y,
+                    CmpOp::Le => x <= y,
+                    CmpOp::Gt => x > y,
+                    _ => x >= y,
+                },
+                _ => false,
+            },
+        }
+    }
+}
+
+/// Matches a pattern against a ground term, binding variables (recorded in
+/// `trail` so the caller can undo them).
+fn unify(
+    p: &Pat,
+    t: TermId,
+    env: &mut [Option<TermId>],
+    trail: &mut Vec<u32>,
+    terms: &TermTable,
+) -> bool {
+    match p {
+        Pat::Var(v) => match env[*v as usize] {
+            Some(b) => b == t,
+            None => {
+                env[*v as usize] = Some(t);
+                trail.push(*v);
+                true
+            }
+        },
+        Pat::Ground(g) => *g == t,
+        Pat::App(f, args) => match terms.term(t) {
+            GTerm::App(g, targs) if g == f && targs.len() == args.len() => args
+                .iter()
+                .zip(targs.iter())
+                .all(|(p, &t)| unify(p, t, env, trail, terms)),
+            _ => false,
+        },
+        Pat::Arith(..) => false,
+    }
+}
