@@ -160,6 +160,12 @@ fn seed1_3_start_position_and_pasa() {
     );
     others_pass(&s, &thrown, "black");
     assert_eq!(s.chance(&thrown), vec![("noop".to_string(), 1)]);
+
+    // Notes (rule 7): rights are not lost for missing 17 on the first turn,
+    // only by going beyond it: after 7 -> 13 they are still pending.
+    let moved = s.play(&thrown, &[("black", &mv("black", 7, 13))]);
+    assert!(!s.facts(&moved).iter().any(|f| f.starts_with("rights")));
+    assert_eq!(s.legal(&moved, "black"), vec![mv("black", 6, 7)]);
 }
 
 // ------------------------------------------------------------ seed rule 4
@@ -606,6 +612,37 @@ fn seed10_zero_mark_piece_moves_first() {
         )
     );
     assert_eq!(s.legal(&entered, "blue"), vec![mv("blue", 0, 3)]);
+}
+
+/// Notes (gaps): the kit's crosses (blocks 5 and 12) are no safe squares in
+/// this game, and partners hit each other like anyone (seed 14: "no other
+/// relationship").
+#[test]
+fn gap_partners_hit_each_other_and_no_safe_squares() {
+    let s = base();
+    // Red's 12 (sq(10, 3), a cross) is black's 44 (arm D, block 12).
+    assert_eq!(cell("red", 12), "sq(10, 3)");
+    assert_eq!(cell("red", 12), cell("black", 44));
+    let st = state(
+        &s,
+        &[("red", 1, 9), ("red", 2, 30), ("black", 1, 44)],
+        &["control(red)", "throw(3, 1)", "rights(red, lost)"],
+    );
+    assert!(s.legal(&st, "red").contains(&mv("red", 9, 12)));
+    let hit = s.play(&st, &[("red", &mv("red", 9, 12))]);
+    assert_eq!(
+        s.facts(&hit),
+        facts(
+            &[("red", 1, 12), ("red", 2, 30), ("black", 1, 0)],
+            &[
+                "control(red)",
+                "throw(3, 1)",
+                "rights(red, lost)",
+                "rest(1)",
+                "moved(1)"
+            ]
+        )
+    );
 }
 
 // ----------------------------------------------------------- seed rule 11
