@@ -4,8 +4,9 @@
 //!
 //! Positions are written in progress P (notes: 0 zero mark, 1..64 the loop
 //! from block 1 of the own arm, 65..72 own blocks again, 73..80 the coloured
-//! column, 81 the centre); `cell` below turns a progress into its cell by the
-//! notes' table, independently of the rule file's tracks.
+//! column, 81 the centre, off the board as `home`); `cell` below turns a
+//! progress into its cell by the notes' table, independently of the rule
+//! file's tracks.
 
 mod common;
 use common::*;
@@ -54,7 +55,7 @@ fn cell(role: &str, p: i32) -> String {
     };
     let (x, y) = match p {
         0 => return "zero".to_string(),
-        81 => return "centre".to_string(),
+        81 => return "home".to_string(),
         1..=64 => block(arms[((p - 1) / 16) as usize], (p - 1) % 16 + 1),
         65..=72 => block(arms[0], p - 64),
         _ => column(arms[0], p - 72),
@@ -75,7 +76,7 @@ fn pair(role: &str, p: i32) -> String {
 }
 
 /// A position: the pieces given as (role, piece, progress), every other
-/// piece in the centre, the extra facts, and the throw counter unless given.
+/// piece home (81), the extra facts, and the throw counter unless given.
 fn facts(pieces: &[(&str, i32, i32)], extra: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     for role in ROLES {
@@ -770,7 +771,7 @@ fn seed13_coloured_column_and_exact_count_home() {
     );
     assert!(
         s.legal(&st, "red")
-            .contains(&"move(sq(9, 7), centre)".to_string())
+            .contains(&"move(sq(9, 7), home)".to_string())
     );
     assert!(s.facts(&home).contains(&at("red", 2, 80)));
 }
