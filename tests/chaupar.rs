@@ -401,6 +401,32 @@ fn seed7_pair_rights_won_on_17_and_no_other_pair_while_pending() {
     assert!(s.legal(&won, "red").contains(&mv("red", 6, 7)));
 }
 
+/// Seed 7 / notes: the start pair moving as one by 5 (a throw of 4 and 6)
+/// lands on 17: rights won; by 6 (a throw of 6 and 6) beyond: rights lost.
+#[test]
+fn seed7_start_pair_moving_to_17_wins_rights() {
+    let s = base();
+    let pieces = [("red", 1, 6), ("red", 2, 7), ("red", 3, 12), ("red", 4, 12)];
+    let st = state(&s, &pieces, &["control(red)", "throw(4, 6)"]);
+    assert!(s.legal(&st, "red").contains(&pair("red", 12)));
+    let won = s.play(&st, &[("red", &pair("red", 12))]);
+    assert_eq!(
+        s.facts(&won),
+        facts(
+            &[("red", 1, 6), ("red", 2, 7), ("red", 3, 17), ("red", 4, 17)],
+            &[
+                "control(green)",
+                "rights(red, won)",
+                "stale(red, 3)",
+                "stale(red, 4)"
+            ]
+        )
+    );
+    let st = state(&s, &pieces, &["control(red)", "throw(6, 6)"]);
+    let lost = s.play(&st, &[("red", &pair("red", 12))]);
+    assert!(s.facts(&lost).contains(&"rights(red, lost)".to_string()));
+}
+
 /// Seed 7: a piece ending beyond 17 first loses pair rights: no own pieces
 /// on one block any more, no pair moves, no doublet bonus (test above).
 #[test]
@@ -1043,4 +1069,65 @@ fn bad_input_play_refuses_illegal_move() {
     assert!(out.contains("black> move(zero, centre)\nblack> move(sq(10, 17), sq(8, 13))\n"));
     assert!(out.contains("2. black=move(sq(10, 17), sq(8, 13)) blue=noop red=noop green=noop"));
     assert!(out.ends_with("stopped after 2 steps (--max-steps)\n"));
+}
+
+// ----------------------------------------------------------------- sanity
+
+/// Observed pasa throws in seeded random playouts: each of the 16 ordered
+/// pairs within 1 percentage point of 1/16, doublets near 4/16.
+#[test]
+fn observed_pasa_frequencies() {
+    use rand::{RngExt, SeedableRng};
+    let s = base();
+    let game = &s.game;
+    let rnd = game.random_role().unwrap();
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+    let mut counts = std::collections::BTreeMap::<String, u64>::new();
+    let mut total = 0u64;
+    let mut m = game.machine();
+    for _ in 0..12 {
+        m.set_state(&game.initial());
+        while !m.is_terminal() {
+            let joint: Vec<u32> = (0..game.role_count())
+                .map(|r| {
+                    if r == rnd {
+                        let outcomes = m.chance().unwrap();
+                        let sum: u64 = outcomes.iter().map(|(_, w)| w).sum();
+                        let mut x = rng.random_range(0..sum);
+                        for (mv, w) in outcomes {
+                            if x < w {
+                                return mv;
+                            }
+                            x -= w;
+                        }
+                        unreachable!()
+                    } else {
+                        let l = m.legal(r);
+                        l[rng.random_range(0..l.len())]
+                    }
+                })
+                .collect();
+            let shown = game.show_move(rnd, joint[rnd]);
+            if shown.starts_with("pasa(") {
+                *counts.entry(shown).or_default() += 1;
+                total += 1;
+            }
+            let next = m.next(&joint);
+            m.set_state(&next);
+        }
+    }
+    let mut doublets = 0;
+    for (mv, _) in pasa(&[1, 3, 4, 6]) {
+        let n = counts.get(&mv).copied().unwrap_or(0);
+        let observed = n as f64 / total as f64;
+        println!("{mv}: observed {observed:.4} declared 0.0625 ({total} throws)");
+        assert!((observed - 0.0625).abs() < 0.01, "{mv}: {observed}");
+        let faces: Vec<&str> = mv[5..mv.len() - 1].split(", ").collect();
+        if faces[0] == faces[1] {
+            doublets += n;
+        }
+    }
+    let share = doublets as f64 / total as f64;
+    println!("doublets: observed {share:.4} declared 0.2500");
+    assert!((share - 0.25).abs() < 0.02);
 }
