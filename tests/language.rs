@@ -485,6 +485,10 @@ fn counter_errors_are_located() {
         ]
     );
     assert_eq!(
+        errors_of("roles p.\ncounter c from 0 to 3, reset when a."),
+        vec!["2:9 E0003 a counter needs an `up when` condition"]
+    );
+    assert_eq!(
         errors_of("roles p.\ncounter c from 0 to 3."),
         vec!["2:22 E0001 expected `,` or an operator"]
     );

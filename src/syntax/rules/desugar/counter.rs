@@ -9,8 +9,8 @@
 //! and `next c(S) :- _c_reset` (a reset wins over a step up).
 //! Every rule carries the span of the counter's name, but the `_c_up` and
 //! `_c_reset` rules carry their condition's.
-//! Holds: S =< T, and the counter has at most [`MAX_COUNTER_VALUES`] values;
-//! otherwise a located error (E0003) and no rules.
+//! Holds: S =< T, the counter has at most [`MAX_COUNTER_VALUES`] values and
+//! at least one `up when`; otherwise a located error (E0003) and no rules.
 
 use super::{Desugar, MAX_COUNTER_VALUES};
 use crate::syntax::ast::{ArithOp, Atom, CmpOp, Literal, Span, Term, TermKind};
@@ -22,6 +22,10 @@ impl Desugar<'_> {
             return;
         };
         let span = c.name_span;
+        if !c.when.iter().any(|(is_up, _)| *is_up) {
+            self.decl_error(span, "a counter needs an `up when` condition");
+            return;
+        }
         let name = c.name.as_str();
         let up = format!("_{name}_up");
         let reset = format!("_{name}_reset");
