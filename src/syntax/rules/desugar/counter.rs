@@ -3,10 +3,10 @@
 //!
 //! Out, for `counter c from S to T` (S and T integers, parameters allowed):
 //! `init c(S)`; `_c_up :- L` for every `up when L` and `_c_reset :- L` for
-//! every `reset when L`; then `next c(N) :- true c(M), _c_up, M < T, N = M
-//! + 1`, `next c(T) :- true c(T), _c_up` (the top stays), `next c(M) :-
-//! true c(M), not _c_up`, each with `not _c_reset` when there are resets,
-//! and `next c(S) :- _c_reset` (a reset wins over a step up).
+//! every `reset when L`; then `next c(N) :- true c(M), _c_up, M < T,
+//! N = M + 1`, `next c(T) :- true c(T), _c_up` (the top stays) and
+//! `next c(M) :- true c(M), not _c_up`, each with `not _c_reset` when there
+//! are resets, and `next c(S) :- _c_reset` (a reset wins over a step up).
 //! Every rule carries the span of the counter's name, but the `_c_up` and
 //! `_c_reset` rules carry their condition's.
 //! Holds: S =< T, the counter has at most [`MAX_COUNTER_VALUES`] values and
