@@ -863,7 +863,8 @@ fn bad_input_never_panics() {
     // A pseudo-random token soup: read, or refused with located errors.
     let tokens = [
         "p", "(", ")", "X", "_", ",", ";", ":-", ".", "..", "not", "1", "+", "\"", "%", "\n", "=",
-        "{", "}", "section", "board", "dice", ":", "at", "weight",
+        "{", "}", "section", "board", "dice", ":", "at", "weight", "rule", "replace", "drop",
+        "counter", "from", "to", "up", "reset", "when",
     ];
     let mut seed = 12345u64;
     for _ in 0..300 {
