@@ -1,7 +1,10 @@
 //! The native rule language: the desugaring of every declaration (as printed
-//! rules), located errors, parameters, `extends` and sections, the REPL entry
-//! points, bad input, and every example of docs/LANGUAGE.md.
+//! rules), located errors, parameters, `extends`, sections and labelled
+//! rules, counters (read and played), the REPL entry points, bad input, and
+//! every example of docs/LANGUAGE.md.
 
+mod common;
+use common::{Scenario, sorted};
 use std::path::{Path, PathBuf};
 use tabula::diag::{Diagnostic, codes};
 use tabula::syntax::rules::{self, show_literal, show_rule};
@@ -399,6 +402,103 @@ fn tracks() {
 }
 
 #[test]
+fn counter_up_only() {
+    assert_eq!(
+        generated(
+            "roles p.",
+            "counter turns from 0 to 3, up when true control(p).",
+        ),
+        lines(
+            "init(turns(0)).
+             _turns_up :- true(control(p)).
+             next(turns(N)) :- true(turns(M)), _turns_up, M < 3, N = (M + 1).
+             next(turns(3)) :- true(turns(3)), _turns_up.
+             next(turns(M)) :- true(turns(M)), not _turns_up."
+        )
+    );
+}
+
+#[test]
+fn counter_with_resets_and_parameters() {
+    assert_eq!(
+        generated(
+            "param top = 4.\nroles p.",
+            "counter hits from 1 to top - 1, up when hit, up when (a, b), reset when not alive.",
+        ),
+        lines(
+            "init(hits(1)).
+             _hits_up :- hit.
+             _hits_up :- (a, b).
+             _hits_reset :- not alive.
+             next(hits(N)) :- true(hits(M)), _hits_up, M < 3, N = (M + 1), not _hits_reset.
+             next(hits(3)) :- true(hits(3)), _hits_up, not _hits_reset.
+             next(hits(M)) :- true(hits(M)), not _hits_up, not _hits_reset.
+             next(hits(1)) :- _hits_reset."
+        )
+    );
+}
+
+/// A counter played: up on every `tick`, stays at its top, back to its
+/// start on `clear`.
+#[test]
+fn counter_counts_stays_at_the_top_and_resets() {
+    let dir = temp_dir("counter");
+    let path = dir.join("count.rules");
+    std::fs::write(
+        &path,
+        "roles p.\n\
+         counter n from 1 to 3, up when does(p, tick), reset when does(p, clear).\n\
+         legal(p, tick). legal(p, clear). legal(p, wait).\n\
+         terminal :- true n(9).\ngoal(p, 100).\n",
+    )
+    .unwrap();
+    let s = Scenario::open(path.to_str().unwrap(), &[]);
+    let mut st = s.initial();
+    assert_eq!(s.facts(&st), sorted(&["n(1)"]));
+    for (mv, after) in [
+        ("tick", "n(2)"),
+        ("wait", "n(2)"),
+        ("tick", "n(3)"),
+        ("tick", "n(3)"),
+        ("clear", "n(1)"),
+    ] {
+        st = s.play(&st, &[("p", mv)]);
+        assert_eq!(s.facts(&st), sorted(&[after]), "after {mv}");
+    }
+}
+
+#[test]
+fn counter_errors_are_located() {
+    assert_eq!(
+        errors_of("roles p.\ncounter c from 5 to 2, up when a."),
+        vec!["2:16 E0003 a counter counts up: its start 5 is above its top 2"]
+    );
+    assert_eq!(
+        errors_of("roles p.\ncounter c from 0 to 100000, up when a."),
+        vec!["2:16 E0003 a counter may hold at most 100000 values"]
+    );
+    assert_eq!(
+        errors_of("roles p.\ncounter c from X to top, up when a."),
+        vec![
+            "2:16 E0003 a counter's start must be an integer",
+            "2:21 E0003 a counter's top must be an integer",
+        ]
+    );
+    assert_eq!(
+        errors_of("roles p.\ncounter c from 0 to 3, reset when a."),
+        vec!["2:9 E0003 a counter needs an `up when` condition"]
+    );
+    assert_eq!(
+        errors_of("roles p.\ncounter c from 0 to 3."),
+        vec!["2:22 E0001 expected `,` or an operator"]
+    );
+    assert_eq!(
+        errors_of("roles p.\ncounter c from 0 to 3, up when a, b."),
+        vec!["2:35 E0001 expected `up` or `reset`"]
+    );
+}
+
+#[test]
 fn params_in_rules_and_declarations() {
     let p = program(
         "param n = 3.\nparam m = n * 2 - 1.\nroles x.\nboard grid(n, 1).\nlimit(m).\nbig(X) :- s(X), X > n.",
@@ -489,6 +589,110 @@ fn extends_unknown_param_and_section() {
         vec![
             "2:7 E0107 the base file has no parameter `k`",
             "3:9 E0107 the base file has no section `b`",
+        ]
+    );
+}
+
+#[test]
+fn a_labelled_rule_is_a_plain_rule() {
+    assert_eq!(
+        rules_of("roles x.\nrule entry: p(X) :- q(X).\nsection s { rule other: r. }"),
+        lines("role(x). p(X) :- q(X). r.")
+    );
+    // `rule`, `replace`, `drop` and `counter` stay ordinary names.
+    assert_eq!(
+        rules_of("roles x.\nrule :- drop.\ndrop(1).\nreplace(counter)."),
+        lines("role(x). rule :- drop. drop(1). replace(counter).")
+    );
+}
+
+#[test]
+fn labels_are_unique_in_a_file() {
+    let (s, e) =
+        parse("roles x.\nrule a: p.\nsection s {\n    rule a: q.\n}\n").expect_err("errors");
+    assert_eq!(
+        located(&s, &e),
+        vec!["4:10 E0003 the label `a` is used twice in this file"]
+    );
+    assert_eq!(
+        e[0].labels
+            .iter()
+            .map(|(span, l)| (s.file(span.file).line_col(span.start as usize), l.as_str()))
+            .collect::<Vec<_>>(),
+        vec![((2, 6), "first used here")]
+    );
+}
+
+#[test]
+fn replace_and_drop_need_a_base() {
+    assert_eq!(
+        errors_of("roles x.\nreplace a: p.\ndrop b.\ndrop section c."),
+        vec![
+            "2:9 E0107 `replace` changes a base file, and this file has no `extends`",
+            "3:6 E0107 `drop` changes a base file, and this file has no `extends`",
+            "4:14 E0107 `drop` changes a base file, and this file has no `extends`",
+        ]
+    );
+}
+
+/// A variant replaces and drops labelled rules where they stand (in a
+/// section or not), drops a section, and adds rules.
+#[test]
+fn extends_replaces_and_drops_labelled_rules() {
+    let dir = temp_dir("labels");
+    std::fs::write(
+        dir.join("base.rules"),
+        "roles x.\nrule first: p(1).\nsection s {\n    rule second: p(2).\n    p(3).\n}\n\
+         section gone { q. }\nrule third: p(4).\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("v.rules"),
+        "extends \"base.rules\".\nreplace second: p(20) :- q.\ndrop third.\n\
+         drop section gone.\nrule fourth: p(5).\nq.\n",
+    )
+    .unwrap();
+    let p = load(&dir.join("v.rules")).unwrap_or_else(|(s, e)| panic!("{}", render(&s, &e)));
+    assert_eq!(
+        printed(&p),
+        lines("role(x). p(1). p(20) :- q. p(3). p(5). q.")
+    );
+    // A variant of the variant replaces the replacement.
+    std::fs::write(
+        dir.join("w.rules"),
+        "extends \"v.rules\".\nreplace second: p(200).\nreplace fourth: p(500).\n",
+    )
+    .unwrap();
+    let p = load(&dir.join("w.rules")).unwrap_or_else(|(s, e)| panic!("{}", render(&s, &e)));
+    assert_eq!(
+        printed(&p),
+        lines("role(x). p(1). p(200). p(3). p(500). q.")
+    );
+}
+
+#[test]
+fn extends_unknown_and_taken_labels() {
+    let dir = temp_dir("bad-labels");
+    std::fs::write(
+        dir.join("base.rules"),
+        "roles x.\nrule a: p.\nsection s { q. }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("v.rules"),
+        "extends \"base.rules\".\nreplace b: p.\ndrop c.\ndrop section t.\nrule a: r.\n\
+         section s {\n    drop a.\n}\n",
+    )
+    .unwrap();
+    let (s, e) = load(&dir.join("v.rules")).expect_err("errors");
+    assert_eq!(
+        located(&s, &e),
+        vec![
+            "2:9 E0107 the base file has no rule labelled `b`",
+            "3:6 E0107 the base file has no rule labelled `c`",
+            "4:14 E0107 the base file has no section `t`",
+            "5:6 E0003 the base file already has a rule labelled `a`",
+            "7:10 E0107 `drop` stands outside sections (a variant's section replaces the base's whole)",
         ]
     );
 }
@@ -659,7 +863,8 @@ fn bad_input_never_panics() {
     // A pseudo-random token soup: read, or refused with located errors.
     let tokens = [
         "p", "(", ")", "X", "_", ",", ";", ":-", ".", "..", "not", "1", "+", "\"", "%", "\n", "=",
-        "{", "}", "section", "board", "dice", ":", "at", "weight",
+        "{", "}", "section", "board", "dice", ":", "at", "weight", "rule", "replace", "drop",
+        "counter", "from", "to", "up", "reset", "when",
     ];
     let mut seed = 12345u64;
     for _ in 0..300 {

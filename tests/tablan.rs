@@ -21,7 +21,7 @@ fn base() -> Scenario {
 /// The given facts plus a throw counter at zero.
 fn with_count<'a>(facts: &[&'a str]) -> Vec<&'a str> {
     let mut v = facts.to_vec();
-    v.extend(["throws_tens(0)", "throws_units(0)"]);
+    v.push("throws(0)");
     v
 }
 
@@ -64,15 +64,7 @@ fn seed1_start_position_and_fair_first_player() {
             ]
         })
         .collect();
-    expected.extend(
-        [
-            "control(yellow)",
-            "toss",
-            "throws_tens(0)",
-            "throws_units(0)",
-        ]
-        .map(String::from),
-    );
+    expected.extend(["control(yellow)", "toss", "throws(0)"].map(String::from));
     expected.sort();
     assert_eq!(s.facts(&init), expected);
     assert!(!s.is_terminal(&init));
@@ -140,8 +132,7 @@ fn seed2_yellow_track_turns_at_row_ends() {
             "at(sq(12, 3), yellow)",
             "at(sq(6, 4), green)",
             "control(yellow)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
 }
@@ -179,8 +170,7 @@ fn seed2_green_track_turns_at_row_ends() {
             "at(sq(2, 1), green)",
             "at(sq(6, 1), yellow)",
             "control(green)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
 }
@@ -208,8 +198,7 @@ fn seed3_stick_throw_distribution_and_scoring_throw() {
             "at(sq(1, 4), green)",
             "control(yellow)",
             "thrown(8)",
-            "throws_tens(0)",
-            "throws_units(1)",
+            "throws(1)",
         ])
     );
     // While a throw waits, nature does not throw.
@@ -232,8 +221,7 @@ fn seed3_null_throw_passes_the_turn() {
             "at(sq(1, 1), yellow)",
             "at(sq(1, 4), green)",
             "control(green)",
-            "throws_tens(0)",
-            "throws_units(1)",
+            "throws(1)",
         ])
     );
 }
@@ -260,8 +248,7 @@ fn seed3_scoring_throw_gives_another_throw() {
             "at(sq(12, 2), yellow)",
             "at(sq(1, 4), green)",
             "control(yellow)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
     assert_eq!(s.chance(&after), sticks());
@@ -304,8 +291,7 @@ fn seed3_split_into_two_different_pieces() {
             "control(yellow)",
             "pending(8)",
             "first_half(sq(9, 1))",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
     assert_eq!(s.chance(&mid), vec![("noop".to_string(), 1)]);
@@ -323,8 +309,7 @@ fn seed3_split_into_two_different_pieces() {
             "at(sq(11, 2), yellow)",
             "at(sq(1, 4), green)",
             "control(yellow)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
 }
@@ -362,8 +347,7 @@ fn seed3_split_with_the_piece_behind() {
             "at(sq(9, 1), yellow)",
             "at(sq(1, 4), green)",
             "control(yellow)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
 }
@@ -393,10 +377,44 @@ fn gap_only_a_half_can_be_played() {
             "at(sq(2, 4), yellow)",
             "at(sq(12, 4), green)",
             "control(yellow)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
+}
+
+/// Notes (gap): the full value must be used if it can be: the piece could
+/// move a half (index 34 -> 40 is free), but no second piece can finish the
+/// split (the other one is parked, and no piece stands 6 behind), so the
+/// half is refused and only the full move is legal. (The same position with
+/// the full move blocked is `gap_only_a_half_can_be_played`.)
+#[test]
+fn gap_half_refused_when_no_second_piece_can_finish() {
+    let s = base();
+    let p = s.state(&with_count(&[
+        "at(sq(11, 3), yellow)", // index 34: 12 -> 46 free, 6 -> 40 free
+        "at(sq(5, 4), yellow)",  // index 43, parked
+        "at(sq(12, 4), green)",
+        "control(yellow)",
+        "thrown(12)",
+    ]));
+    assert_eq!(
+        s.legal(&p, "yellow"),
+        sorted(&["move(sq(11, 3), sq(2, 4))"])
+    );
+    let after = s.play(&p, &[("yellow", "move(sq(11, 3), sq(2, 4))")]);
+    assert_eq!(
+        s.facts(&after),
+        sorted(&[
+            "at(sq(2, 4), yellow)",
+            "at(sq(5, 4), yellow)",
+            "at(sq(12, 4), green)",
+            "control(yellow)",
+            "throws(0)",
+        ])
+    );
+    // Both yellow pieces are parked: yellow is complete, and ahead.
+    assert!(s.is_terminal(&after));
+    assert_eq!(goals(&s, &after), result(100, 0));
 }
 
 /// Notes (gap): a single half is only allowed when no full use exists; two
@@ -454,8 +472,7 @@ fn gap_nothing_can_be_played_throw_lost() {
             "at(sq(7, 4), yellow)",
             "at(sq(12, 4), green)",
             "control(yellow)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
     assert_eq!(s.chance(&after), sticks());
@@ -495,8 +512,7 @@ fn seed4_seed5_jump_no_stacking_capture() {
             "at(sq(11, 2), yellow)",
             "at(sq(5, 4), green)",
             "control(yellow)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
 }
@@ -523,8 +539,7 @@ fn seed5_capture_in_the_enemy_home_row() {
             "at(sq(12, 4), yellow)",
             "at(sq(5, 4), green)",
             "control(yellow)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
     // Yellow is now complete (its only piece is parked): the game ends, and
@@ -558,8 +573,7 @@ fn seed6_parked_pieces_frozen_and_immune() {
             "at(sq(3, 1), green)",
             "at(sq(6, 4), green)",
             "control(yellow)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
     // Green's parked piece does not move either.
@@ -602,8 +616,7 @@ fn seed7_seed8_end_and_tie_break_by_first_completion() {
             "at(sq(5, 4), green)",
             "at(sq(2, 1), green)",
             "control(yellow)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
     assert!(s.is_terminal(&after));
@@ -660,8 +673,7 @@ fn gap_capture_completes_both_draw() {
             "at(sq(2, 1), green)",
             "at(sq(3, 1), green)",
             "control(yellow)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
     assert!(s.is_terminal(&after));
@@ -732,8 +744,7 @@ fn gap_throw_cap_decides_by_piece_count() {
         "at(sq(2, 1), yellow)",
         "at(sq(1, 4), green)",
         "control(yellow)",
-        "throws_tens(39)",
-        "throws_units(9)",
+        "throws(399)",
     ];
     let p = s.state(&facts);
     assert!(!s.is_terminal(&p));
@@ -746,8 +757,7 @@ fn gap_throw_cap_decides_by_piece_count() {
             "at(sq(2, 1), yellow)",
             "at(sq(1, 4), green)",
             "control(green)",
-            "throws_tens(40)",
-            "throws_units(0)",
+            "throws(400)",
         ])
     );
     assert!(s.is_terminal(&after));
@@ -769,8 +779,7 @@ fn gap_throw_cap_parameter_and_tie() {
         "at(sq(1, 1), yellow)",
         "at(sq(1, 4), green)",
         "control(green)",
-        "throws_tens(1)",
-        "throws_units(9)",
+        "throws(19)",
     ]);
     assert!(!s.is_terminal(&p));
     let after = s.play(&p, &[("random", "sticks(0)")]);
@@ -780,8 +789,7 @@ fn gap_throw_cap_parameter_and_tie() {
             "at(sq(1, 1), yellow)",
             "at(sq(1, 4), green)",
             "control(yellow)",
-            "throws_tens(2)",
-            "throws_units(0)",
+            "throws(20)",
         ])
     );
     assert!(s.is_terminal(&after));
@@ -809,8 +817,7 @@ fn variant_d6_distribution() {
             "at(sq(1, 4), green)",
             "control(yellow)",
             "thrown(5)",
-            "throws_tens(0)",
-            "throws_units(1)",
+            "throws(1)",
         ])
     );
 }
@@ -839,8 +846,7 @@ fn variant_d6_no_rethrow_and_splits() {
             "at(sq(2, 1), yellow)",
             "at(sq(1, 4), green)",
             "control(green)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
 
@@ -871,8 +877,7 @@ fn variant_d6_no_rethrow_and_splits() {
             "control(yellow)",
             "first_half(sq(4, 1))",
             "pending(4)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
     assert_eq!(
@@ -887,8 +892,7 @@ fn variant_d6_no_rethrow_and_splits() {
             "at(sq(4, 1), yellow)",
             "at(sq(1, 4), green)",
             "control(green)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
 
@@ -911,8 +915,7 @@ fn variant_d6_no_rethrow_and_splits() {
             "at(sq(12, 4), yellow)",
             "at(sq(1, 4), green)",
             "control(green)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
 }
@@ -965,8 +968,7 @@ fn variant_entry_two_first_move_needs_a_two() {
             "at(sq(1, 4), green)",
             "unmoved(sq(1, 4))",
             "control(yellow)",
-            "throws_tens(0)",
-            "throws_units(0)",
+            "throws(0)",
         ])
     );
 }

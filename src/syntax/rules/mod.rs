@@ -9,13 +9,15 @@
 //! unbounded (nesting, operator chains, ranges, boards, dice and `extends`
 //! chains are all bounded).
 //!
-//! Stages: [`parser`] (text → statements) → [`resolve`] here (`extends`,
-//! sections, parameters) → [`lower`] (surface terms → core terms) and
-//! [`desugar`] (declarations → rules).
+//! Stages: [`parser`] (text → statements) → resolve here (`extends` and
+//! parameters; [`variant`] applies a variant's changes and checks labels) →
+//! [`lower`] (surface terms → core terms) and [`desugar`] (declarations →
+//! rules).
 
 mod desugar;
 mod lower;
 mod parser;
+mod variant;
 
 pub use super::print::{show_literal, show_rule};
 pub use lower::Value;
@@ -128,12 +130,13 @@ fn collect(
 ) -> Vec<Stmt> {
     let (stmts, errs) = parser::parse_file(&sources.file(file).text, file);
     errors.extend(errs);
+    variant::check_labels(&stmts, errors);
     let mut extends = stmts.iter().filter_map(|s| match &s.kind {
         StmtKind::Extends { path } => Some((path.clone(), s.span)),
         _ => None,
     });
     let Some((path, span)) = extends.next() else {
-        return stmts;
+        return variant::without_base(stmts, errors);
     };
     if let Some((_, again)) = extends.next() {
         errors.push(Diagnostic::error(
@@ -146,6 +149,7 @@ fn collect(
         .into_iter()
         .filter(|s| !matches!(s.kind, StmtKind::Extends { .. }))
         .collect();
+    let own = variant::changes_outside_sections(own, errors);
     let here = PathBuf::from(&sources.file(file).path);
     let dir = here.parent().map(Path::to_path_buf).unwrap_or_default();
     let target = dir.join(&path);
@@ -185,78 +189,15 @@ fn collect(
     stack.push(target_canon);
     let base = collect(sources, base_file, stack, errors);
     stack.pop();
-    merge(base, own, errors)
-}
-
-/// A variant over its base: its `param`s change the base's values, its
-/// sections replace the base's sections of the same name, its `game` title
-/// replaces the base's, and everything else is added at the end.
-fn merge(mut base: Vec<Stmt>, own: Vec<Stmt>, errors: &mut Vec<Diagnostic>) -> Vec<Stmt> {
-    for stmt in own {
-        match &stmt.kind {
-            StmtKind::Param {
-                name, name_span, ..
-            } => match find_param(&mut base, name) {
-                Some(slot) => *slot = stmt,
-                None => errors.push(Diagnostic::error(
-                    codes::UNKNOWN_NAME,
-                    *name_span,
-                    format!("the base file has no parameter `{name}`"),
-                )),
-            },
-            StmtKind::Section {
-                name, name_span, ..
-            } => {
-                let slot = base
-                    .iter_mut()
-                    .find(|s| matches!(&s.kind, StmtKind::Section { name: n, .. } if n == name));
-                match slot {
-                    Some(slot) => *slot = stmt,
-                    None => errors.push(Diagnostic::error(
-                        codes::UNKNOWN_NAME,
-                        *name_span,
-                        format!("the base file has no section `{name}`"),
-                    )),
-                }
-            }
-            StmtKind::Decl(d) if d.keyword == "game" => {
-                let slot = base
-                    .iter_mut()
-                    .find(|s| matches!(&s.kind, StmtKind::Decl(b) if b.keyword == "game"));
-                match slot {
-                    Some(slot) => *slot = stmt,
-                    None => base.push(stmt),
-                }
-            }
-            _ => base.push(stmt),
-        }
-    }
-    base
-}
-
-fn find_param<'a>(stmts: &'a mut [Stmt], name: &str) -> Option<&'a mut Stmt> {
-    for s in stmts.iter_mut() {
-        let found = match &s.kind {
-            StmtKind::Param { name: n, .. } => n == name,
-            StmtKind::Section { .. } => false,
-            _ => false,
-        };
-        if found {
-            return Some(s);
-        }
-        if let StmtKind::Section { body, .. } = &mut s.kind
-            && let Some(p) = find_param(body, name)
-        {
-            return Some(p);
-        }
-    }
-    None
+    variant::merge(base, own, errors)
 }
 
 fn flatten<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a Stmt>) {
     for s in stmts {
         match &s.kind {
             StmtKind::Section { body, .. } => flatten(body, out),
+            StmtKind::Labelled { clause, .. } => out.push(clause),
+            StmtKind::Drop { .. } => {}
             _ => out.push(s),
         }
     }

@@ -113,6 +113,32 @@ pub enum StmtKind {
         name_span: Span,
         body: Vec<Stmt>,
     },
+    /// `rule LABEL: clause.`, or in a variant `replace LABEL: clause.`;
+    /// `clause` is a [`StmtKind::Clause`].
+    Labelled {
+        label: String,
+        label_span: Span,
+        replace: bool,
+        clause: Box<Stmt>,
+    },
+    /// `drop LABEL.` or `drop section NAME.` (in a variant).
+    Drop {
+        section: bool,
+        name: String,
+        name_span: Span,
+    },
+    Counter(Counter),
+}
+
+/// `counter NAME from START to TOP, up when L, reset when L.`
+#[derive(Clone, Debug)]
+pub struct Counter {
+    pub name: String,
+    pub name_span: Span,
+    pub start: Ex,
+    pub top: Ex,
+    /// Every `up when L` (`true`) and `reset when L` (`false`), in order.
+    pub when: Vec<(bool, Lit)>,
 }
 
 #[derive(Clone, Debug)]
@@ -160,6 +186,17 @@ pub fn describe(rule: &Rule) -> String {
         Rule::colon => "`:`".into(),
         Rule::kw_param | Rule::param => "`param`".into(),
         Rule::kw_extends | Rule::extends => "`extends`".into(),
+        Rule::kw_rule => "`rule`".into(),
+        Rule::kw_replace => "`replace`".into(),
+        Rule::labelled => "a labelled rule".into(),
+        Rule::label_colon => "`:`".into(),
+        Rule::kw_drop | Rule::drop => "`drop`".into(),
+        Rule::kw_section => "`section`".into(),
+        Rule::kw_counter | Rule::counter => "`counter`".into(),
+        Rule::kw_from => "`from`".into(),
+        Rule::kw_to => "`to`".into(),
+        Rule::kw_up | Rule::kw_reset | Rule::counter_when => "`up` or `reset`".into(),
+        Rule::kw_when => "`when`".into(),
         Rule::stop => "`.`".into(),
         Rule::EOI => "end of input".into(),
     }
@@ -352,18 +389,70 @@ impl Reader {
                 }
             }
             Rule::declaration => StmtKind::Decl(self.declaration(inner, base)?),
-            Rule::clause => {
+            Rule::clause => self.clause(inner, base)?,
+            Rule::labelled => {
                 let mut it = kids(inner);
-                let head = self.head(it.next()?, base);
-                let body = match it.next() {
-                    Some(b) => self.body(b, base),
-                    None => Vec::new(),
-                };
-                StmtKind::Clause { head, body }
+                let replace = it.next()?.as_rule() == Rule::kw_replace;
+                let label = it.next()?;
+                let clause = it.next()?;
+                let clause_start = base + clause.as_span().start();
+                let clause_span = Span::new(self.file, clause_start, span.end as usize);
+                StmtKind::Labelled {
+                    label: label.as_str().to_string(),
+                    label_span: self.span(&label, base),
+                    replace,
+                    clause: Box::new(Stmt {
+                        kind: self.clause(clause, base)?,
+                        span: clause_span,
+                    }),
+                }
             }
+            Rule::drop => {
+                let mut it = kids(inner).skip(1).peekable();
+                let section = it.next_if(|p| p.as_rule() == Rule::kw_section).is_some();
+                let name = it.next()?;
+                StmtKind::Drop {
+                    section,
+                    name: name.as_str().to_string(),
+                    name_span: self.span(&name, base),
+                }
+            }
+            Rule::counter => StmtKind::Counter(self.counter(inner, base)?),
             _ => return None,
         };
         Some(Stmt { kind, span })
+    }
+
+    fn clause(&mut self, pair: Pair<'_, Rule>, base: usize) -> Option<StmtKind> {
+        let mut it = kids(pair);
+        let head = self.head(it.next()?, base);
+        let body = match it.next() {
+            Some(b) => self.body(b, base),
+            None => Vec::new(),
+        };
+        Some(StmtKind::Clause { head, body })
+    }
+
+    /// `counter NAME from START to TOP, (up | reset) when L, ...`
+    fn counter(&mut self, pair: Pair<'_, Rule>, base: usize) -> Option<Counter> {
+        let mut it = kids(pair).skip(1);
+        let name = it.next()?;
+        let start = self.expr(it.nth(1)?, base);
+        let top = self.expr(it.nth(1)?, base);
+        let mut when = Vec::new();
+        for w in it {
+            let mut parts = kids(w);
+            let up = parts.next()?.as_rule() == Rule::kw_up;
+            let lit = self.literal(parts.nth(1)?, base);
+            when.push((up, lit));
+        }
+        Some(Counter {
+            name: name.as_str().to_string(),
+            name_span: self.span(&name, base),
+            start,
+            top,
+            when,
+        })
     }
 
     fn declaration(&mut self, pair: Pair<'_, Rule>, base: usize) -> Option<Decl> {
@@ -657,6 +746,7 @@ fn kids<'a>(pair: Pair<'a, Rule>) -> impl Iterator<Item = Pair<'a, Rule>> {
                 | Rule::neck
                 | Rule::equals
                 | Rule::stop
+                | Rule::label_colon
         )
     })
 }

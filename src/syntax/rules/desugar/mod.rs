@@ -2,8 +2,8 @@
 //!
 //! In: the statements of a program (sections flattened, `extends` and `param`
 //! already resolved) and the parameter values. Out: plain rules (facts for
-//! boards, pieces, dice and tracks; rules for turn order and nature's moves)
-//! and the [`BoardView`] the renderer reads. Every generated rule carries the
+//! boards, pieces, dice and tracks; rules for turn order, nature's moves and
+//! counters) and the [`BoardView`] the renderer reads. Every generated rule carries the
 //! span of the declaration (or the item of it) that made it.
 //! Holds: `roles` and `board` are read first, so other declarations can be
 //! checked against them wherever they stand. Sizes are bounded (see the
@@ -15,6 +15,7 @@
 //! each other declaration has its own file.
 
 mod board;
+mod counter;
 mod dice;
 mod pieces;
 mod region;
@@ -36,6 +37,8 @@ pub const MAX_SIDE: i64 = 1000;
 pub const MAX_OUTCOMES: usize = 10_000;
 /// Most pieces in one `pieces` declaration.
 pub const MAX_PIECES: i64 = 10_000;
+/// Most values of one `counter` (each is a fluent).
+pub const MAX_COUNTER_VALUES: i64 = 100_000;
 
 pub struct Desugar<'a> {
     pub lw: Lower<'a>,
@@ -98,7 +101,12 @@ impl<'a> Desugar<'a> {
                         self.decl_error(d.keyword_span, format!("unknown declaration `{other}`"))
                     }
                 },
-                StmtKind::Param { .. } | StmtKind::Extends { .. } | StmtKind::Section { .. } => {}
+                StmtKind::Counter(c) => self.counter(c),
+                StmtKind::Param { .. }
+                | StmtKind::Extends { .. }
+                | StmtKind::Section { .. }
+                | StmtKind::Labelled { .. }
+                | StmtKind::Drop { .. } => {}
             }
         }
         if self.cells.is_some() {
