@@ -30,9 +30,10 @@ pub struct Args {
     /// or `ROLE=human` (moves typed on standard input). Default: random.
     #[arg(long = "agent", value_name = "ROLE=AGENT")]
     pub agents: Vec<String>,
-    /// Stop after this many steps if the game has not ended.
-    #[arg(long, default_value_t = DEFAULT_MAX_STEPS)]
-    pub max_steps: u64,
+    /// Stop after this many steps if the game has not ended (default
+    /// 10000, with a warning when the game reaches it).
+    #[arg(long)]
+    pub max_steps: Option<u64>,
     /// Start from the position in this file (its true facts in the game's
     /// syntax, as the REPL's `state` prints them) instead of the initial one.
     #[arg(long, value_name = "FILE")]
@@ -154,7 +155,7 @@ impl Table<'_> {
     /// Plays from `state` to the end (or `max_steps` steps), printing each
     /// joint move, the board where the game declares one, and the outcome;
     /// a terminal state with malformed goals is the game misbehaving.
-    fn play(&mut self, mut state: State, max_steps: u64) -> Result<(), Stop> {
+    fn play(&mut self, mut state: State, max_steps: Option<u64>) -> Result<(), Stop> {
         let game = self.game;
         let board = game.meta.board.is_some();
         if board {
@@ -173,11 +174,13 @@ impl Table<'_> {
                 out!("game over after {steps}; {}", view::goals(&mut m));
                 return Ok(());
             }
-            if step >= max_steps {
-                outln!(
-                    "stopped after {} (--max-steps {max_steps}): the game has not ended",
-                    view::steps(step as usize)
-                );
+            if step >= max_steps.unwrap_or(DEFAULT_MAX_STEPS) {
+                outln!("stopped after {} (--max-steps)", view::steps(step as usize));
+                if max_steps.is_none() {
+                    errln!(
+                        "warning: the game has not ended after {DEFAULT_MAX_STEPS} steps, the default limit (--max-steps N sets another)"
+                    );
+                }
                 return Ok(());
             }
             m.check_playable().map_err(Stop::Misbehaved)?;
