@@ -45,7 +45,7 @@ fn a_valid_file_prints_one_line() {
     assert_eq!(out.status.code(), Some(1));
     let line = format!("{}: ok (roles x; 4 ground rules)\n", valid.display());
     assert_eq!(String::from_utf8_lossy(&out.stdout), line.repeat(2));
-    let out = check(&[valid.clone()]);
+    let out = check(&[valid]);
     assert_eq!(out.status.code(), Some(0));
     assert!(
         out.stderr.is_empty(),
