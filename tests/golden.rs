@@ -56,7 +56,7 @@ fn diagnostics_match_golden_files() {
         let output = Command::new(env!("CARGO_BIN_EXE_tabula"))
             .current_dir(folder())
             .env("NO_COLOR", "1")
-            .args(["check", name])
+            .args(["check", "--quiet", name])
             .output()
             .expect("tabula runs");
         let stderr = normalise(&String::from_utf8_lossy(&output.stderr));

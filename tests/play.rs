@@ -123,3 +123,56 @@ fn from_a_position_file() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A scratch game file for one test.
+fn scratch_game(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("tabula-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(name);
+    std::fs::write(&file, text).expect("write game");
+    file.display().to_string()
+}
+
+/// A game that reaches a terminal state with two goals for its role: the
+/// game misbehaves, so `play` says so and exits 1 (it used to exit 0).
+#[test]
+fn malformed_goals_at_the_end_exit_1() {
+    let file = scratch_game(
+        "two_goals.kif",
+        "(role a)\n(legal a stop)\n(<= (next done) (does a stop))\n\
+         (<= terminal (true done))\n(goal a 100)\n(goal a 50)\n",
+    );
+    let (out, err, code) = run(&["play", &file, "--seed", "1"], "");
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(
+        out,
+        format!("{file}: a random; seed 1\n1. a=stop\ngame over after 1 step\n")
+    );
+    assert_eq!(
+        err,
+        format!("{file}: error: role a has several goals (100, 50) in one state\n  state: done\n")
+    );
+}
+
+/// A game without a terminal state stops at the default step limit, with
+/// a message (it used to print forever).
+#[test]
+fn a_game_that_never_ends_stops_at_the_default_limit() {
+    let file = scratch_game(
+        "endless.kif",
+        "(role a)\n(init on)\n(legal a tick)\n(legal a tock)\n\
+         (<= (next on) (true on))\n(goal a 0)\n",
+    );
+    let (out, err, code) = run(&["play", &file, "--seed", "2"], "");
+    assert_eq!(
+        (err.as_str(), code),
+        (
+            "warning: the game has not ended after 10000 steps, the default limit (--max-steps N sets another)\n",
+            0
+        )
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1 + 10_000 + 1, "header, steps, the stop");
+    assert!(lines[10_000].starts_with("10000. a=t"), "{}", lines[10_000]);
+    assert_eq!(lines[10_001], "stopped after 10000 steps (--max-steps)");
+}

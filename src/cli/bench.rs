@@ -1,7 +1,10 @@
-//! `tabula bench FILE [--playouts N] [--seed S] [--threads T] [--json]`:
-//! random playouts, their speed, mean length and mean goals.
+//! `tabula bench FILE [--playouts N] [--seed S] [--threads T] [--json]
+//! [--chance]`: random playouts, their speed, mean length and mean goals,
+//! and (in the JSON, or with `--chance`) nature's draws against the
+//! probabilities the rules declare ([`super::chance`]).
 
-use super::{EXIT_INVALID, EXIT_OK, GameArgs, open_game};
+use super::chance::{self, Tally};
+use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, open_game};
 use crate::engine::{End, EngineError, Game};
 use crate::front::engine_error;
 use rand::SeedableRng;
@@ -20,15 +23,31 @@ pub struct Args {
     /// Seed of the random generator (thread i uses seed + i).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Threads playing independent playouts.
-    #[arg(long, short = 't', default_value_t = 1)]
+    /// Threads playing independent playouts (1 to 256).
+    #[arg(long, short = 't', default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
     pub threads: u32,
     /// Stop a playout after this many joint moves (it then counts as unfinished).
     #[arg(long, default_value_t = 100_000)]
     pub max_steps: u32,
-    /// Print one JSON object.
+    /// Print one JSON object (it always holds the chance statistics).
     #[arg(long)]
     pub json: bool,
+    /// Also print, per chance move, how often nature drew it next to the
+    /// probability the rules declare for it.
+    #[arg(long)]
+    pub chance: bool,
+}
+
+/// The most threads `--threads` may ask for.
+pub const MAX_THREADS: u32 = 256;
+
+/// Why a benchmark stopped.
+enum Failure {
+    /// The game misbehaved in some playout.
+    Engine(EngineError),
+    /// A thread could not be started.
+    Spawn(std::io::Error),
 }
 
 /// Totals over a set of playouts.
@@ -42,6 +61,8 @@ struct Totals {
     steps: u64,
     /// Sum of goals per role; `None` for a chance role without goals.
     goals: Vec<Option<i64>>,
+    /// Nature's draws, when they are noted.
+    chance: Tally,
 }
 
 impl Totals {
@@ -59,25 +80,34 @@ impl Totals {
         for (a, b) in self.goals.iter_mut().zip(other.goals) {
             *a = add(*a, b);
         }
+        self.chance.add(other.chance);
     }
 }
 
-fn run_share(
-    game: &Game,
+/// What one thread plays: how many playouts, from which seed.
+struct Share {
     count: u64,
     seed: u64,
     max_steps: u32,
-    done: &AtomicU64,
-) -> Result<Totals, EngineError> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    /// Whether nature's draws are noted (slower).
+    note_chance: bool,
+}
+
+fn run_share(game: &Game, share: Share, done: &AtomicU64) -> Result<Totals, EngineError> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(share.seed);
     let mut machine = game.machine();
     let start = game.initial();
     let mut t = Totals {
         goals: vec![Some(0); game.role_count()],
         ..Totals::default()
     };
-    for _ in 0..count {
-        let p = machine.playout(&start, &mut rng, max_steps)?;
+    let max_steps = share.max_steps;
+    for _ in 0..share.count {
+        let p = if share.note_chance {
+            chance::playout(&mut machine, &start, &mut rng, max_steps, &mut t.chance)?
+        } else {
+            machine.playout(&start, &mut rng, max_steps)?
+        };
         t.playouts += 1;
         t.steps += p.length as u64;
         match p.end {
@@ -107,9 +137,13 @@ pub fn run(args: Args) -> i32 {
     let started = Instant::now();
     let total = match play_all(game, &args) {
         Ok(t) => t,
-        Err(e) => {
+        Err(Failure::Engine(e)) => {
             errln!("{file}: error: {}", engine_error(game, &e));
             return EXIT_INVALID;
+        }
+        Err(Failure::Spawn(e)) => {
+            errln!("error: cannot start {} threads: {e}", args.threads);
+            return EXIT_USAGE;
         }
     };
     let seconds = started.elapsed().as_secs_f64();
@@ -122,27 +156,38 @@ pub fn run(args: Args) -> i32 {
     }
     let report = Report::new(game, &total, seconds);
     if args.json {
-        outln!("{}", report.json(&total));
+        outln!("{}", report.json(&total, game));
     } else {
         out!("{}", report.text(&total, args.max_steps));
+        if args.chance {
+            out!("{}", chance_table(game, &total.chance));
+        }
     }
     EXIT_OK
 }
 
 /// Runs the playouts on `--threads` threads, with a progress bar on a
 /// terminal.
-fn play_all(game: &Game, args: &Args) -> Result<Totals, EngineError> {
-    let threads = args.threads.max(1) as u64;
+fn play_all(game: &Game, args: &Args) -> Result<Totals, Failure> {
+    let threads = args.threads.clamp(1, MAX_THREADS) as u64;
     let done = AtomicU64::new(0);
     let progress = std::io::stderr().is_terminal() && !args.json;
+    let note_chance = (args.json || args.chance) && game.random_role().is_some();
     std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|i| {
-                let share = args.playouts / threads + u64::from(i < args.playouts % threads);
-                let done = &done;
-                scope.spawn(move || run_share(game, share, args.seed + i, args.max_steps, done))
-            })
-            .collect();
+        let mut handles = Vec::new();
+        for i in 0..threads {
+            let share = Share {
+                count: args.playouts / threads + u64::from(i < args.playouts % threads),
+                seed: args.seed.wrapping_add(i),
+                max_steps: args.max_steps,
+                note_chance,
+            };
+            let done = &done;
+            let handle = std::thread::Builder::new()
+                .spawn_scoped(scope, move || run_share(game, share, done))
+                .map_err(Failure::Spawn)?;
+            handles.push(handle);
+        }
         if progress {
             while handles.iter().any(|h| !h.is_finished()) {
                 show_progress(done.load(Ordering::Relaxed), args.playouts);
@@ -152,7 +197,11 @@ fn play_all(game: &Game, args: &Args) -> Result<Totals, EngineError> {
         }
         let mut total = Totals::default();
         for h in handles {
-            total.add(h.join().expect("a playout thread panicked")?);
+            total.add(
+                h.join()
+                    .expect("a playout thread panicked")
+                    .map_err(Failure::Engine)?,
+            );
         }
         Ok(total)
     })
@@ -195,7 +244,7 @@ impl Report {
         }
     }
 
-    fn json(&self, total: &Totals) -> String {
+    fn json(&self, total: &Totals, game: &Game) -> String {
         let goals: Vec<String> = self
             .means
             .iter()
@@ -205,14 +254,15 @@ impl Report {
             })
             .collect();
         format!(
-            "{{\"playouts\":{},\"unfinished\":{},\"bad_goals\":{},\"seconds\":{:.6},\"playouts_per_sec\":{:.2},\"mean_length\":{:.4},\"mean_goals\":{{{}}}}}",
+            "{{\"playouts\":{},\"unfinished\":{},\"bad_goals\":{},\"seconds\":{:.6},\"playouts_per_sec\":{:.2},\"mean_length\":{:.4},\"mean_goals\":{{{}}},\"chance\":{}}}",
             total.playouts,
             total.unfinished,
             total.bad_goals,
             self.seconds,
             self.per_sec,
             self.mean_length,
-            goals.join(",")
+            goals.join(","),
+            chance_json(game, &total.chance)
         )
     }
 
@@ -235,6 +285,59 @@ impl Report {
         }
         out
     }
+}
+
+/// The chance statistics as a JSON object: the number of states where
+/// nature chose, and per move its draws, observed frequency and mean
+/// declared probability.
+fn chance_json(game: &Game, tally: &Tally) -> String {
+    let rows: Vec<String> = tally
+        .rows(game)
+        .iter()
+        .map(|r| {
+            format!(
+                "{{\"move\":{},\"drawn\":{},\"observed\":{},\"declared\":{}}}",
+                json_string(&r.text),
+                r.drawn,
+                r.observed,
+                r.declared
+            )
+        })
+        .collect();
+    format!(
+        "{{\"draws\":{},\"moves\":[{}]}}",
+        tally.draws(),
+        rows.join(",")
+    )
+}
+
+/// The chance statistics as a table (`--chance`).
+fn chance_table(game: &Game, tally: &Tally) -> String {
+    if game.random_role().is_none() {
+        return "chance: the game has no chance role\n".to_string();
+    }
+    let mut out = format!(
+        "chance: nature chose in {} states (a single outcome is no choice)\n",
+        tally.draws()
+    );
+    let rows = tally.rows(game);
+    let width = rows
+        .iter()
+        .map(|r| r.text.chars().count())
+        .max()
+        .unwrap_or(0);
+    let width = width.max("move".len());
+    out.push_str(&format!(
+        "  {:<width$}  {:>10}  {:>8}  {:>8}\n",
+        "move", "drawn", "observed", "declared"
+    ));
+    for r in rows {
+        out.push_str(&format!(
+            "  {:<width$}  {:>10}  {:>8.4}  {:>8.4}\n",
+            r.text, r.drawn, r.observed, r.declared
+        ));
+    }
+    out
 }
 
 /// A goal sum that becomes `None` once any playout gave the role no goal.

@@ -1,7 +1,8 @@
 //! `tabula check FILE...`: parse and check game files, print diagnostics.
 //!
-//! In: file paths and options. Out: diagnostics on stderr, sizes on stdout
-//! with `--explain`, and the exit code: 0 if every file is valid (warnings
+//! In: file paths and options. Out: diagnostics on stderr; on stdout a line
+//! per valid file (`FILE: ok (roles x, o; 57 ground rules)`, none with
+//! `--quiet`) or its sizes with `--explain`; and the exit code: 0 if every file is valid (warnings
 //! allowed), 1 if any is invalid, 2 for a usage or I/O error (a file that
 //! cannot be opened). A file that is not UTF-8 or does not parse is invalid.
 //! Files open as in every other command ([`super::open_file`]).
@@ -20,6 +21,9 @@ pub struct Args {
     /// Print the sizes of each valid file (relations, rules, strata) on stdout.
     #[arg(long)]
     pub explain: bool,
+    /// Print nothing for a valid file (diagnostics are still printed).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 pub fn run(args: Args) -> i32 {
@@ -31,11 +35,25 @@ pub fn run(args: Args) -> i32 {
     for path in &args.files {
         match open_file(path, &args.options, &overrides) {
             Ok(loaded) if args.explain => print_summary(path, &loaded),
-            Ok(_) => {}
+            Ok(_) if args.quiet => {}
+            Ok(loaded) => print_ok(path, &loaded),
             Err(c) => code = code.max(c),
         }
     }
     code
+}
+
+/// The line of a valid file: its roles and the size of its ground program.
+fn print_ok(path: &Path, loaded: &Loaded) {
+    let game = &loaded.game;
+    let roles: Vec<String> = (0..game.role_count()).map(|r| game.role_name(r)).collect();
+    let rules = game.ground_stats().rules;
+    let noun = if rules == 1 { "rule" } else { "rules" };
+    outln!(
+        "{}: ok (roles {}; {rules} ground {noun})",
+        path.display(),
+        roles.join(", ")
+    );
 }
 
 fn print_summary(path: &Path, loaded: &Loaded) {

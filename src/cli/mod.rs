@@ -37,6 +37,7 @@ macro_rules! err {
 }
 
 mod bench;
+mod chance;
 mod check;
 mod perft;
 mod play;
@@ -167,6 +168,71 @@ pub fn clock_seed() -> u64 {
 /// this, and only this.
 pub fn use_color(stream: &impl IsTerminal) -> bool {
     stream.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// The longest line read from standard input (a command, a move).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// One line of standard input, without its line break.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    Text(String),
+    /// Not UTF-8: the offset in the line of the first invalid byte.
+    NotText(usize),
+    /// Longer than [`MAX_LINE_BYTES`] (the rest of it was skipped).
+    TooLong,
+}
+
+impl Line {
+    /// Why a line cannot be used, in words ("is not UTF-8 text ...").
+    pub fn problem(&self) -> Option<String> {
+        match self {
+            Line::Text(_) => None,
+            Line::NotText(at) => Some(format!("is not UTF-8 text (invalid byte at offset {at})")),
+            Line::TooLong => Some(format!("is longer than {MAX_LINE_BYTES} bytes")),
+        }
+    }
+}
+
+/// Reads one line of at most [`MAX_LINE_BYTES`]; `None` at the end of the
+/// input. A longer line is read to its end but not kept, so no input
+/// (`/dev/zero`) makes memory grow without bound.
+pub fn read_line(input: &mut impl std::io::BufRead) -> std::io::Result<Option<Line>> {
+    let mut bytes = Vec::new();
+    let (mut any, mut too_long) = (false, false);
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, ended) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], true),
+            None => (buf, false),
+        };
+        too_long |= bytes.len() + chunk.len() > MAX_LINE_BYTES;
+        if !too_long {
+            bytes.extend_from_slice(chunk);
+        }
+        let used = chunk.len() + usize::from(ended);
+        input.consume(used);
+        if ended {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    if too_long {
+        return Ok(Some(Line::TooLong));
+    }
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
+    }
+    Ok(Some(match String::from_utf8(bytes) {
+        Ok(text) => Line::Text(text),
+        Err(e) => Line::NotText(e.utf8_error().valid_up_to()),
+    }))
 }
 
 /// Prints diagnostics on stderr, at most [`MAX_SHOWN`]; `omitted` more were

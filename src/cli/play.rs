@@ -9,7 +9,9 @@
 //! asked again. Moves are read, positions shown and agents chosen by the
 //! front end the REPL uses too ([`crate::front`]).
 
-use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, clock_seed, open_game, use_color};
+use super::{
+    EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, Line, clock_seed, open_game, read_line, use_color,
+};
 use crate::engine::{Game, Machine, State};
 use crate::front::{Agent, engine_error, parse, view};
 use crate::render::{self, Style};
@@ -28,7 +30,8 @@ pub struct Args {
     /// or `ROLE=human` (moves typed on standard input). Default: random.
     #[arg(long = "agent", value_name = "ROLE=AGENT")]
     pub agents: Vec<String>,
-    /// Stop after this many steps if the game has not ended.
+    /// Stop after this many steps if the game has not ended (default
+    /// 10000, with a warning when the game reaches it).
     #[arg(long)]
     pub max_steps: Option<u64>,
     /// Start from the position in this file (its true facts in the game's
@@ -36,6 +39,10 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub from: Option<std::path::PathBuf>,
 }
+
+/// Steps after which a game that has not ended is stopped (a game without
+/// a reachable terminal state would print forever).
+pub const DEFAULT_MAX_STEPS: u64 = 10_000;
 
 pub fn run(args: Args) -> i32 {
     let loaded = match open_game(&args.game) {
@@ -146,7 +153,8 @@ struct Table<'g> {
 
 impl Table<'_> {
     /// Plays from `state` to the end (or `max_steps` steps), printing each
-    /// joint move, the board where the game declares one, and the outcome.
+    /// joint move, the board where the game declares one, and the outcome;
+    /// a terminal state with malformed goals is the game misbehaving.
     fn play(&mut self, mut state: State, max_steps: Option<u64>) -> Result<(), Stop> {
         let game = self.game;
         let board = game.meta.board.is_some();
@@ -159,11 +167,20 @@ impl Table<'_> {
             m.set_state(&state);
             if m.is_terminal() {
                 let steps = view::steps(step as usize);
+                if let Err(e) = m.goals() {
+                    outln!("game over after {steps}");
+                    return Err(Stop::Misbehaved(e));
+                }
                 out!("game over after {steps}; {}", view::goals(&mut m));
                 return Ok(());
             }
-            if max_steps.is_some_and(|max| step >= max) {
+            if step >= max_steps.unwrap_or(DEFAULT_MAX_STEPS) {
                 outln!("stopped after {} (--max-steps)", view::steps(step as usize));
+                if max_steps.is_none() {
+                    errln!(
+                        "warning: the game has not ended after {DEFAULT_MAX_STEPS} steps, the default limit (--max-steps N sets another)"
+                    );
+                }
                 return Ok(());
             }
             m.check_playable().map_err(Stop::Misbehaved)?;
@@ -189,18 +206,25 @@ impl Table<'_> {
     }
 }
 /// Asks a human for a role's move until a legal one comes; `None` at the
-/// end of input.
+/// end of input. A line that is not text is refused like an illegal move.
 fn ask(m: &Machine, role: usize, input: &mut impl BufRead) -> Option<u32> {
     let game = m.game();
     out!("{}", view::role_moves(m, role));
     loop {
         out!("{}> ", game.role_name(role));
         let _ = std::io::stdout().flush();
-        let mut line = String::new();
-        if input.read_line(&mut line).ok()? == 0 {
-            outln!();
-            return None;
-        }
+        let line = match read_line(input).ok()? {
+            None => {
+                outln!();
+                return None;
+            }
+            Some(Line::Text(line)) => line,
+            Some(bad) => {
+                outln!();
+                errln!("error: the line {}", bad.problem().unwrap_or_default());
+                continue;
+            }
+        };
         if !std::io::stdin().is_terminal() {
             // Echo a piped answer, so the output reads as a dialogue.
             outln!("{}", line.trim_end());

@@ -5,7 +5,9 @@
 //! line, Ctrl-D quits. On a pipe: one command per line, no prompt, no
 //! colour. The exit code is 0 unless some command failed.
 
-use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, clock_seed, open_game, use_color};
+use super::{
+    EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, Line, clock_seed, open_game, read_line, use_color,
+};
 use crate::repl::complete::{Completion, Words};
 use crate::repl::{Origin, Reply, Session};
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
@@ -15,7 +17,7 @@ use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
 use rustyline::{CompletionType, Config, Context, Editor};
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -62,13 +64,26 @@ fn show(reply: &Reply) {
     let _ = std::io::stdout().flush();
 }
 
+/// Runs one command per line of standard input; a line that is not UTF-8
+/// text (or is too long) is reported and skipped, and the next one runs.
 fn piped(session: &mut Session) -> bool {
     out!("{}", session.view());
     let mut failed = false;
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else {
-            errln!("error: standard input is not text");
-            return true;
+    let mut input = std::io::stdin().lock();
+    for n in 1.. {
+        let line = match read_line(&mut input) {
+            Ok(Some(Line::Text(line))) => line,
+            Ok(Some(bad)) => {
+                let problem = bad.problem().unwrap_or_default();
+                errln!("error: input line {n} {problem}; skipped");
+                failed = true;
+                continue;
+            }
+            Ok(None) => break,
+            Err(e) => {
+                errln!("error: cannot read standard input: {e}");
+                return true;
+            }
         };
         let reply = session.execute(&line);
         show(&reply);

@@ -55,10 +55,13 @@ pub enum InputError {
     /// A position file that cannot be read.
     #[error("cannot read {}: {message}", path.display())]
     CannotRead { path: PathBuf, message: String },
-    /// Something wrong inside a position file.
-    #[error("{}: {error}", path.display())]
+    /// Something wrong inside a position file, at this line and column
+    /// (from 1) of it.
+    #[error("{}:{line}:{column}: {error}", path.display())]
     InFile {
         path: PathBuf,
+        line: usize,
+        column: usize,
         error: Box<InputError>,
     },
 }
@@ -73,11 +76,20 @@ pub struct Item {
 /// Splits a line into items at whitespace and commas outside brackets and
 /// strings, so `(mark 1 1)` and `move(1, 2)` stay whole.
 pub fn split(text: &str) -> Vec<String> {
+    split_at(text).into_iter().map(|(_, w)| w).collect()
+}
+
+/// [`split`], each item with the byte offset where it starts.
+fn split_at(text: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut cur = String::new();
+    let mut start = 0;
     let mut depth = 0usize;
     let mut in_str = false;
-    for c in text.chars() {
+    for (at, c) in text.char_indices() {
+        if cur.is_empty() {
+            start = at;
+        }
         if in_str {
             in_str = c != '"';
             cur.push(c);
@@ -98,14 +110,14 @@ pub fn split(text: &str) -> Vec<String> {
             }
             c if depth == 0 && (c.is_whitespace() || c == ',') => {
                 if !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
+                    out.push((start, std::mem::take(&mut cur)));
                 }
             }
             c => cur.push(c),
         }
     }
     if !cur.is_empty() {
-        out.push(cur);
+        out.push((start, cur));
     }
     out
 }
@@ -255,34 +267,47 @@ pub fn count_of(n: usize, what: &str) -> String {
 /// The facts of a position written as text (whitespace, commas or new lines
 /// between them; comments of the game's syntax allowed).
 pub fn facts(game: &Game, text: &str) -> Result<Vec<TermId>, InputError> {
+    located_facts(game, text)
+        .map(|found| found.into_iter().map(|(id, _)| id).collect())
+        .map_err(|(_, e)| e)
+}
+
+/// [`facts`], each with the byte offset of its text; an error comes with
+/// the offset of the text it is about.
+fn located_facts(game: &Game, text: &str) -> Result<Vec<(TermId, usize)>, (usize, InputError)> {
     let comment = match game.syntax {
         Syntax::Kif => ';',
         Syntax::Rules => '%',
     };
-    let clean: String = text
-        .lines()
-        .map(|l| l.split(comment).next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let words = split(&clean);
+    // Comments become spaces, byte for byte, so offsets stay those of `text`.
+    let mut clean = String::with_capacity(text.len());
+    let mut in_comment = false;
+    for c in text.chars() {
+        in_comment = (in_comment || c == comment) && c != '\n';
+        if in_comment {
+            clean.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        } else {
+            clean.push(c);
+        }
+    }
+    let words = split_at(&clean);
     if words.is_empty() {
-        return Err(InputError::NoFacts);
+        return Err((0, InputError::NoFacts));
     }
     let possible = game.possible_facts();
-    let mut out = Vec::new();
-    for w in words {
+    let mut out: Vec<(TermId, usize)> = Vec::new();
+    for (at, w) in words {
         let w = w.trim_end_matches('.');
-        let t = term(game, w)?;
+        let t = term(game, w).map_err(|e| (at, e))?;
         match game.term_id(&t) {
             Some(id) if possible.contains(&id) => {
-                if !out.contains(&id) {
-                    out.push(id)
+                if !out.iter().any(|&(seen, _)| seen == id) {
+                    out.push((id, at))
                 }
             }
             _ => {
-                return Err(InputError::NotAStateFact {
-                    text: w.to_string(),
-                });
+                let text = w.to_string();
+                return Err((at, InputError::NotAStateFact { text }));
             }
         }
     }
@@ -290,18 +315,37 @@ pub fn facts(game: &Game, text: &str) -> Result<Vec<TermId>, InputError> {
 }
 
 /// A position read from a file of facts, as `load-state` and
-/// `tabula play --from` take it.
+/// `tabula play --from` take it; an error names the line and column.
 pub fn state_file(game: &Game, path: &Path) -> Result<State, InputError> {
-    let in_file = |error| InputError::InFile {
+    let cannot_read = |message: String| InputError::CannotRead {
         path: path.to_path_buf(),
-        error: Box::new(error),
+        message,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| InputError::CannotRead {
-        path: path.to_path_buf(),
-        message: e.to_string(),
+    let bytes = syntax::read_capped(path).map_err(|e| cannot_read(e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        cannot_read(format!("not UTF-8 text (invalid byte at offset {offset})"))
     })?;
-    let facts = facts(game, &text).map_err(in_file)?;
-    // `facts` keeps only facts a state can hold.
-    game.state_from_facts(&facts)
-        .map_err(|f| in_file(InputError::NotAStateFact { text: game.show(f) }))
+    let in_file = |at: usize, error| {
+        let before = &text[..at];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |n| n + 1);
+        let column = before[line_start..].chars().count() + 1;
+        InputError::InFile {
+            path: path.to_path_buf(),
+            line,
+            column,
+            error: Box::new(error),
+        }
+    };
+    let facts = located_facts(game, &text).map_err(|(at, e)| in_file(at, e))?;
+    let ids: Vec<TermId> = facts.iter().map(|&(id, _)| id).collect();
+    // `located_facts` keeps only facts a state can hold.
+    game.state_from_facts(&ids).map_err(|f| {
+        let at = facts
+            .iter()
+            .find(|&&(id, _)| id == f)
+            .map_or(0, |&(_, at)| at);
+        in_file(at, InputError::NotAStateFact { text: game.show(f) })
+    })
 }

@@ -15,7 +15,9 @@
 //! Holds: replaying opens the game again and runs every step in a fresh
 //! session; the first step that no longer fits is named, and nothing of the
 //! running session changes then. Saving writes a temporary file beside the
-//! target and renames it, so no half-written transcript is ever left.
+//! target and renames it, so no half-written transcript is ever left; only
+//! regular files are written (a link has its target written), and files
+//! read are capped in size ([`crate::syntax::read_capped`]).
 
 use super::error::OpenError;
 use super::{Origin, Session};
@@ -92,8 +94,12 @@ pub fn write(origin: &Origin, params: &[(String, String)], seed: u64, steps: &[S
     out
 }
 
-/// Writes `text` to `path` through a temporary file and a rename.
+/// Writes `text` to `path` through a temporary file and a rename. Only a
+/// regular file is replaced: a symbolic link has the file it points to
+/// written (the link stays), and anything else that exists there (a device,
+/// a pipe, a folder) is refused.
 pub fn save(path: &Path, text: &str) -> std::io::Result<()> {
+    let path = &regular_target(path)?;
     let name = path
         .file_name()
         .ok_or_else(|| std::io::Error::other("not a file name"))?;
@@ -113,6 +119,29 @@ pub fn save(path: &Path, text: &str) -> std::io::Result<()> {
     result
 }
 
+/// Where saving to `path` writes: `path` itself when nothing is there or a
+/// regular file is, the file a symbolic link points to (followed to the
+/// end), and an error for anything else.
+fn regular_target(path: &Path) -> std::io::Result<PathBuf> {
+    let refuse = |what: &str| std::io::Error::other(format!("{what}, not a regular file"));
+    let target = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(path.to_path_buf()),
+        Err(e) => return Err(e),
+        Ok(m) if m.file_type().is_symlink() => {
+            std::fs::canonicalize(path).map_err(|_| refuse("a symbolic link to nothing"))?
+        }
+        Ok(_) => path.to_path_buf(),
+    };
+    let kind = std::fs::metadata(&target)?.file_type();
+    if kind.is_file() {
+        Ok(target)
+    } else if kind.is_dir() {
+        Err(refuse("a folder"))
+    } else {
+        Err(refuse("a device, pipe or socket"))
+    }
+}
+
 /// A transcript read but not yet replayed: where its game is, the seed,
 /// and its steps with their line numbers.
 struct Parsed<'t> {
@@ -124,9 +153,14 @@ struct Parsed<'t> {
 /// Reads a transcript and replays it into a new session.
 pub fn replay(path: &Path) -> Result<Session, TranscriptError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| TranscriptError::Read {
+    let read_error = |message: String| TranscriptError::Read {
         file: file.clone(),
-        message: e.to_string(),
+        message,
+    };
+    let bytes = crate::syntax::read_capped(path).map_err(|e| read_error(e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        read_error(format!("not UTF-8 text (invalid byte at offset {offset})"))
     })?;
     let parsed = parse(path, &file, &text)?;
     let mut session =

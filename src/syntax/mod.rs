@@ -133,9 +133,39 @@ enum SourceError {
     NotText { path: PathBuf, offset: usize },
 }
 
+/// The most bytes an input file may hold: a game, a base it extends, a
+/// position or a transcript. The largest GDL games are tens of kilobytes.
+pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+
+/// Reads a whole file of at most [`MAX_INPUT_BYTES`]. A longer file is an
+/// error; so is an endless one (`/dev/zero`), after one byte more than the
+/// limit has been read.
+pub fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let too_large = || {
+        std::io::Error::other(format!(
+            "larger than {} MiB, the most an input file may hold",
+            MAX_INPUT_BYTES >> 20
+        ))
+    };
+    let file = std::fs::File::open(path)?;
+    if file
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.len() > MAX_INPUT_BYTES)
+    {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
 /// Reads a file as UTF-8 text.
 fn read_source(path: &Path) -> Result<String, SourceError> {
-    let bytes = std::fs::read(path).map_err(|source| {
+    let bytes = read_capped(path).map_err(|source| {
         SourceError::Unreadable(ReadError {
             path: path.to_path_buf(),
             source,

@@ -1,0 +1,127 @@
+//! Chance statistics of `tabula bench`: how often nature drew each of its
+//! moves, next to the probability the rules declare for it.
+//!
+//! In: the states where nature chose (two or more legal moves; a state with
+//! a single outcome draws nothing) and the move drawn in each. Out: per
+//! move, the times drawn, the observed frequency (drawn / draws) and the
+//! declared probability averaged over the same states (weight / sum of the
+//! weights of nature's legal moves there; 0 where the move is not legal).
+//! Holds: the two frequencies estimate the same number, so a correct
+//! engine makes them agree within sampling error. Declared probabilities
+//! are summed exactly (per denominator), so a die with fixed weights shows
+//! exactly its weights' ratios.
+
+use crate::engine::{End, EngineError, Game, Machine, Playout, State};
+use rand::Rng;
+use std::collections::BTreeMap;
+
+/// Nature's draws over a set of playouts.
+#[derive(Default)]
+pub struct Tally {
+    /// States where nature chose.
+    draws: u64,
+    /// Per move index of nature: what was seen of it.
+    moves: BTreeMap<u32, MoveTally>,
+}
+
+#[derive(Default)]
+struct MoveTally {
+    drawn: u64,
+    /// Per sum of weights of a state: the move's weights there, added up.
+    weights: BTreeMap<u64, u128>,
+}
+
+/// One row of the report.
+pub struct Row {
+    pub text: String,
+    pub drawn: u64,
+    pub observed: f64,
+    pub declared: f64,
+}
+
+impl Tally {
+    /// Notes nature's choice in the loaded state (nothing if it had a
+    /// single legal move).
+    fn note(&mut self, m: &Machine, nature: usize, drawn: u32) -> Result<(), EngineError> {
+        if m.legal(nature).len() < 2 {
+            return Ok(());
+        }
+        let outcomes = m.chance()?;
+        let total: u64 = outcomes.iter().map(|&(_, w)| w).sum();
+        self.draws += 1;
+        for (mv, w) in outcomes {
+            let seen = self.moves.entry(mv).or_default();
+            *seen.weights.entry(total).or_default() += u128::from(w);
+        }
+        self.moves.entry(drawn).or_default().drawn += 1;
+        Ok(())
+    }
+
+    pub fn add(&mut self, other: Tally) {
+        self.draws += other.draws;
+        for (mv, theirs) in other.moves {
+            let ours = self.moves.entry(mv).or_default();
+            ours.drawn += theirs.drawn;
+            for (total, w) in theirs.weights {
+                *ours.weights.entry(total).or_default() += w;
+            }
+        }
+    }
+
+    pub fn draws(&self) -> u64 {
+        self.draws
+    }
+
+    /// Every move nature had in a state where it chose, in the game's
+    /// order of moves.
+    pub fn rows(&self, game: &Game) -> Vec<Row> {
+        let nature = game.random_role().unwrap_or(0);
+        let draws = self.draws.max(1) as f64;
+        self.moves
+            .iter()
+            .map(|(&mv, seen)| Row {
+                text: game.show_move(nature, mv),
+                drawn: seen.drawn,
+                observed: seen.drawn as f64 / draws,
+                declared: seen
+                    .weights
+                    .iter()
+                    .map(|(&total, &w)| w as f64 / (total as f64 * draws))
+                    .sum(),
+            })
+            .collect()
+    }
+}
+
+/// [`Machine::playout`] step by step, noting nature's choices: the same
+/// random moves from the same generator, so every other figure of the
+/// benchmark is the same whether or not the draws are noted.
+pub fn playout<R: Rng>(
+    m: &mut Machine,
+    start: &State,
+    rng: &mut R,
+    max_steps: u32,
+    tally: &mut Tally,
+) -> Result<Playout, EngineError> {
+    let Some(nature) = m.game().random_role() else {
+        return m.playout(start, rng, max_steps);
+    };
+    m.set_state(start);
+    let mut length = 0;
+    while !m.is_terminal() {
+        if length == max_steps {
+            let end = End::Unfinished;
+            return Ok(Playout { length, end });
+        }
+        let joint = m.random_joint(rng)?;
+        tally.note(m, nature, joint[nature])?;
+        let next = m.next(&joint);
+        m.set_state(&next);
+        length += 1;
+    }
+    let end = match m.goals() {
+        Ok(goals) => End::Goals(goals),
+        Err(e) => End::BadGoals(e),
+    };
+    Ok(Playout { length, end })
+}
