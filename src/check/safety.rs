@@ -12,7 +12,9 @@
 use super::Sink;
 use super::walk::{atom_vars, literal_vars, term_vars};
 use crate::diag::{Diagnostic, codes};
-use crate::syntax::{CmpOp, Literal, Program, Rule, Span, Sym, Syntax, TermKind};
+use crate::syntax::{
+    Aggregate, CmpOp, Literal, Program, Rule, Span, Sym, Syntax, TermKind, aggregate_shared,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 type Vars = FxHashSet<Sym>;
@@ -69,6 +71,8 @@ enum Place {
     Negation,
     Comparison,
     Arithmetic,
+    /// Shared with an aggregate, or its value, and bound nowhere.
+    Aggregate,
 }
 
 struct Unsafe<'a> {
@@ -94,6 +98,7 @@ impl Unsafe<'_> {
             Place::Negation => "a negation",
             Place::Comparison => comparison,
             Place::Arithmetic => "arithmetic",
+            Place::Aggregate => "an aggregate",
         };
         let message = if name == "_" {
             format!("`_` in {place} is unsafe: no positive literal binds this anonymous variable")
@@ -144,12 +149,72 @@ impl Unsafe<'_> {
                         self.conjunction(branch, &inner);
                     }
                 }
+                // Checked by `aggregate`, which knows the whole rule.
+                Literal::Agg(_) => {}
             }
+        }
+    }
+
+    /// The aggregate `rule.body[index]`: the variables it shares with the
+    /// rest of the rule must be bound by the positive literals outside
+    /// every aggregate (`outer`); inside the braces, the usual rules hold,
+    /// and the value must be bound there.
+    fn aggregate(&mut self, rule: &Rule, index: usize, agg: &Aggregate, outer: &Vars) {
+        let shared = aggregate_shared(rule, index);
+        let mut report = Vec::new();
+        agg.for_each_inner_var(&mut |v, span| {
+            if shared.contains(&v) && !outer.contains(&v) {
+                report.push((v, span));
+            }
+        });
+        let inner = bind(&agg.body, &shared.iter().copied().collect());
+        self.conjunction(&agg.body, &inner);
+        if let Some(value) = &agg.value {
+            value.for_each_var(&mut |v, span| {
+                if !inner.contains(&v) {
+                    report.push((v, span));
+                }
+            });
+        }
+        if !matches!(agg.result.kind, TermKind::Var(_)) {
+            agg.result.for_each_var(&mut |v, span| {
+                if !outer.contains(&v) {
+                    report.push((v, span));
+                }
+            });
+        }
+        for (v, span) in report {
+            self.report(v, span, Place::Aggregate);
+        }
+    }
+}
+
+/// An aggregate may stand only as a positive literal of a rule's body:
+/// not under `not`, inside `( ; )` or inside another aggregate's braces.
+fn misplaced_aggregates(rule: &Rule, out: &mut Sink) {
+    let mut stack: Vec<(&Literal, bool)> = rule.body.iter().map(|l| (l, true)).collect();
+    while let Some((lit, top)) = stack.pop() {
+        match lit {
+            Literal::Agg(a) => {
+                if !top {
+                    out.push(Diagnostic::error(
+                        codes::SYNTAX,
+                        a.span,
+                        "an aggregate may only be a positive literal of a rule's body, not under \
+                         `not`, inside `( ; )` or inside another aggregate",
+                    ));
+                }
+                stack.extend(a.body.iter().map(|l| (l, false)));
+            }
+            Literal::Not(inner, _) => stack.push((inner, false)),
+            Literal::Or(alts, _) => stack.extend(alts.iter().flatten().map(|l| (l, false))),
+            Literal::Pos(_) | Literal::Cmp(..) => {}
         }
     }
 }
 
 fn rule(program: &Program, rule: &Rule, out: &mut Sink) {
+    misplaced_aggregates(rule, out);
     let bound = bind(&rule.body, &Vars::default());
     let mut in_some_branch = Vars::default();
     for lit in &rule.body {
@@ -169,6 +234,18 @@ fn rule(program: &Program, rule: &Rule, out: &mut Sink) {
         }
     });
     checker.conjunction(&rule.body, &bound);
+    let plain: Vec<Literal> = rule
+        .body
+        .iter()
+        .filter(|l| !matches!(l, Literal::Agg(_)))
+        .cloned()
+        .collect();
+    let outer = bind(&plain, &Vars::default());
+    for (i, lit) in rule.body.iter().enumerate() {
+        if let Literal::Agg(a) = lit {
+            checker.aggregate(rule, i, a, &outer);
+        }
+    }
 }
 
 /// Unbound targets `X` of equations `X = Expr` whose `Expr` has an unbound
@@ -219,7 +296,7 @@ fn or_bindable(lit: &Literal, vars: &mut Vars) {
                 }
             }),
             Literal::Or(branches, _) => stack.extend(branches.iter().flatten()),
-            Literal::Not(..) | Literal::Cmp(..) => {}
+            Literal::Not(..) | Literal::Cmp(..) | Literal::Agg(_) => {}
         }
     }
 }
@@ -264,6 +341,13 @@ fn bind(body: &[Literal], outer: &Vars) -> Vars {
                 }
             }
             Literal::Or(branches, _) => ors.push(branches),
+            Literal::Agg(a) => {
+                if let TermKind::Var(v) = a.result.kind
+                    && bound.insert(v)
+                {
+                    queue.push(v);
+                }
+            }
             Literal::Not(..) | Literal::Cmp(..) => {}
         }
     }
