@@ -71,8 +71,10 @@ enum Place {
     Negation,
     Comparison,
     Arithmetic,
-    /// Shared with an aggregate, or its value, and bound nowhere.
-    Aggregate,
+    /// Shared by an aggregate with the rest of the rule, bound nowhere.
+    Shared,
+    /// The value of an aggregate, not bound inside its braces.
+    AggregateValue,
 }
 
 struct Unsafe<'a> {
@@ -93,22 +95,32 @@ impl Unsafe<'_> {
             Syntax::Kif => "`distinct`",
             Syntax::Rules => "a comparison",
         };
-        let place = match place {
+        let what = match place {
             Place::Head => "the head",
             Place::Negation => "a negation",
             Place::Comparison => comparison,
             Place::Arithmetic => "arithmetic",
-            Place::Aggregate => "an aggregate",
+            Place::Shared | Place::AggregateValue => "an aggregate",
         };
-        let message = if name == "_" {
-            format!("`_` in {place} is unsafe: no positive literal binds this anonymous variable")
+        let message = if let Place::Shared = place {
+            format!(
+                "variable `{name}` is unsafe: an aggregate shares it with the rest of the rule, \
+                 but no positive literal outside the braces binds it"
+            )
+        } else if let Place::AggregateValue = place {
+            format!(
+                "variable `{name}` is unsafe: it is the value of an aggregate, but no positive \
+                 literal inside the braces binds it"
+            )
+        } else if name == "_" {
+            format!("`_` in {what} is unsafe: no positive literal binds this anonymous variable")
         } else if self.in_some_branch.contains(&v) {
             format!(
-                "variable `{name}` is unsafe: it appears in {place}, but not every branch of the `or` binds it"
+                "variable `{name}` is unsafe: it appears in {what}, but not every branch of the `or` binds it"
             )
         } else {
             format!(
-                "variable `{name}` is unsafe: it appears in {place} but in no positive literal of the body"
+                "variable `{name}` is unsafe: it appears in {what} but in no positive literal of the body"
             )
         };
         self.out.push(
@@ -128,6 +140,8 @@ impl Unsafe<'_> {
                         self.report(v, span, Place::Arithmetic);
                     }
                 }),
+                // Refused by `misplaced_aggregates`.
+                Literal::Not(inner, _) if matches!(**inner, Literal::Agg(_)) => {}
                 Literal::Not(..) => literal_vars(lit, &mut |v, span, _| {
                     if !bound.contains(&v) {
                         self.report(v, span, Place::Negation);
@@ -164,7 +178,7 @@ impl Unsafe<'_> {
         let mut report = Vec::new();
         agg.for_each_inner_var(&mut |v, span| {
             if shared.contains(&v) && !outer.contains(&v) {
-                report.push((v, span));
+                report.push((v, span, Place::Shared));
             }
         });
         let inner = bind(&agg.body, &shared.iter().copied().collect());
@@ -172,19 +186,19 @@ impl Unsafe<'_> {
         if let Some(value) = &agg.value {
             value.for_each_var(&mut |v, span| {
                 if !inner.contains(&v) {
-                    report.push((v, span));
+                    report.push((v, span, Place::AggregateValue));
                 }
             });
         }
         if !matches!(agg.result.kind, TermKind::Var(_)) {
             agg.result.for_each_var(&mut |v, span| {
                 if !outer.contains(&v) {
-                    report.push((v, span));
+                    report.push((v, span, Place::Comparison));
                 }
             });
         }
-        for (v, span) in report {
-            self.report(v, span, Place::Aggregate);
+        for (v, span, place) in report {
+            self.report(v, span, place);
         }
     }
 }
@@ -228,12 +242,6 @@ fn rule(program: &Program, rule: &Rule, out: &mut Sink) {
         reported: blocked_targets(&rule.body, &bound),
         out,
     };
-    atom_vars(&rule.head, &mut |v, span, _| {
-        if !bound.contains(&v) {
-            checker.report(v, span, Place::Head);
-        }
-    });
-    checker.conjunction(&rule.body, &bound);
     let plain: Vec<Literal> = rule
         .body
         .iter()
@@ -246,6 +254,12 @@ fn rule(program: &Program, rule: &Rule, out: &mut Sink) {
             checker.aggregate(rule, i, a, &outer);
         }
     }
+    atom_vars(&rule.head, &mut |v, span, _| {
+        if !bound.contains(&v) {
+            checker.report(v, span, Place::Head);
+        }
+    });
+    checker.conjunction(&rule.body, &bound);
 }
 
 /// Unbound targets `X` of equations `X = Expr` whose `Expr` has an unbound
