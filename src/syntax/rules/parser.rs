@@ -167,7 +167,7 @@ pub fn describe(rule: &Rule) -> String {
         Rule::rbrace => "`}`".into(),
         Rule::agg_kw | Rule::aggregate => "an aggregate (`count`, `sum`, `min`, `max`)".into(),
         Rule::range => "`..`".into(),
-        Rule::cmp_op => "a comparison".into(),
+        Rule::cmp_op | Rule::agg_eq => "a comparison".into(),
         Rule::literal | Rule::body | Rule::single_literal => "a literal".into(),
         Rule::head | Rule::clause | Rule::statement => "a rule or a declaration".into(),
         Rule::decl_kw | Rule::declaration => "a declaration".into(),
@@ -716,6 +716,7 @@ fn kids<'a>(pair: Pair<'a, Rule>) -> impl Iterator<Item = Pair<'a, Rule>> {
                 | Rule::semicolon
                 | Rule::neck
                 | Rule::equals
+                | Rule::agg_eq
                 | Rule::lbrace
                 | Rule::rbrace
                 | Rule::stop
