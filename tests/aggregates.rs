@@ -91,11 +91,17 @@ fn values_over_the_state_in_a_named_position() {
         query(&s, &board, "score(R, S)"),
         ["score(blue, 2)", "score(red, 4)"]
     );
-    assert_eq!(query(&s, &board, "top(R, M)"), ["top(blue, 2)", "top(red, 3)"]);
+    assert_eq!(
+        query(&s, &board, "top(R, M)"),
+        ["top(blue, 2)", "top(red, 3)"]
+    );
     assert!(s.is_terminal(&board));
     assert_eq!(
         s.goals(&board),
-        [("red".to_string(), Some(100)), ("blue".to_string(), Some(0))]
+        [
+            ("red".to_string(), Some(100)),
+            ("blue".to_string(), Some(0))
+        ]
     );
 }
 
@@ -115,7 +121,10 @@ fn a_tie_in_sums_is_broken_by_the_max() {
     );
     assert_eq!(
         s.goals(&board),
-        [("red".to_string(), Some(0)), ("blue".to_string(), Some(100))]
+        [
+            ("red".to_string(), Some(0)),
+            ("blue".to_string(), Some(100))
+        ]
     );
 }
 
@@ -129,7 +138,12 @@ fn a_test_literal_with_a_bound_result_drives_legal() {
     // The min of the board before the move: 2.
     assert_eq!(
         s.facts(&one_free),
-        sorted(&["control(red)", "lowest(2)", "stone(2, red)", "stone(3, blue)"])
+        sorted(&[
+            "control(red)",
+            "lowest(2)",
+            "stone(2, red)",
+            "stone(3, blue)"
+        ])
     );
     let passed = s.play(&one_free, &[("red", "pass")]);
     assert!(!s.is_terminal(&passed));
@@ -163,18 +177,20 @@ fn sum_adds_once_per_distinct_binding_of_the_locals() {
 fn next_and_goal_follow_the_aggregates_to_the_end() {
     let s = heaps();
     let mut state = s.initial();
-    for (role, mv) in [
-        ("one", "take(a)"),
-        ("two", "take(a)"),
-        ("one", "take(b)"),
-    ] {
+    for (role, mv) in [("one", "take(a)"), ("two", "take(a)"), ("one", "take(b)")] {
         state = s.play(&state, &[(role, mv)]);
     }
     // Only (b, 1) is left: its max is 1.
     assert_eq!(query(&s, &state, "top(H, M)"), ["top(b, 1)"]);
     assert_eq!(
         s.facts(&state),
-        sorted(&["control(two)", "last(one)", "low(1)", "record(1)", "token(b, 1)"])
+        sorted(&[
+            "control(two)",
+            "last(one)",
+            "low(1)",
+            "record(1)",
+            "token(b, 1)"
+        ])
     );
     assert_eq!(s.legal(&state, "two"), ["take(b)"]);
     let end = s.play(&state, &[("two", "take(b)")]);

@@ -527,7 +527,10 @@ fn differential_modulo_integers_and_arithmetic() {
 fn differential_aggregates() {
     for path in ["tests/games/tally.rules", "tests/games/heaps.rules"] {
         let c = differential_rules(path, &[], &Walk::new(40, 10));
-        assert_eq!(c.ends, 40, "{path}: every playout compared to its end: {c:?}");
+        assert_eq!(
+            c.ends, 40,
+            "{path}: every playout compared to its end: {c:?}"
+        );
         let game = common::Scenario::open(path, &[]).game;
         let oracle = Oracle::from_rules(&Path::new(env!("CARGO_MANIFEST_DIR")).join(path), &[]);
         assert_eq!(engine_perft(&game, 5), oracle.perft(5), "{path}: perft");

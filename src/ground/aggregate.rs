@@ -75,9 +75,8 @@ pub fn rewrite(program: &Program) -> (Program, Vec<AggSpec>) {
             fact_args.extend(agg.value.clone());
             let mut value_args = shared_terms.clone();
             value_args.push(agg.result.clone());
-            let mut name = |what: &str, arity: usize| {
-                (out.symbols.intern(&format!("_{what}_{k}")), arity)
-            };
+            let mut name =
+                |what: &str, arity: usize| (out.symbols.intern(&format!("_{what}_{k}")), arity);
             let spec = AggSpec {
                 op: agg.op,
                 facts: name("agg", fact_args.len()),

@@ -228,7 +228,10 @@ impl Lit {
             }
             Lit::Or(alts) => alts.iter().flatten().for_each(|l| l.vars(out)),
             Lit::Agg {
-                value, body, result, ..
+                value,
+                body,
+                result,
+                ..
             } => {
                 result.vars(out);
                 value.iter().for_each(|v| v.vars(out));
@@ -427,7 +430,10 @@ fn literal(l: &Literal, p: &Program) -> Lit {
 /// of its braces that occur in the head or anywhere else in the body.
 fn body_with_shared(head: &[T], mut body: Vec<Lit>) -> Vec<Lit> {
     for i in 0..body.len() {
-        let Lit::Agg { value, body: inner, .. } = &body[i] else {
+        let Lit::Agg {
+            value, body: inner, ..
+        } = &body[i]
+        else {
             continue;
         };
         let mut outside = Vec::new();
@@ -455,7 +461,13 @@ fn body_with_shared(head: &[T], mut body: Vec<Lit>) -> Vec<Lit> {
 
 /// The aggregate of the distinct bindings of the locals of `body` under
 /// `env`: `None` for the min or max of nothing, or a sum without a value.
-fn aggregate(db: &Tables, op: AggOp, value: &Option<T>, body: &[Lit], env: &mut Env) -> Option<i64> {
+fn aggregate(
+    db: &Tables,
+    op: AggOp,
+    value: &Option<T>,
+    body: &[Lit],
+    env: &mut Env,
+) -> Option<i64> {
     let locals: Vec<String> = Lit::inner_vars(value, body)
         .into_iter()
         .filter(|v| lookup(env, v).is_none())
@@ -463,7 +475,10 @@ fn aggregate(db: &Tables, op: AggOp, value: &Option<T>, body: &[Lit], env: &mut 
     let mut seen: BTreeMap<Vec<T>, Option<i64>> = BTreeMap::new();
     let lits: Vec<&Lit> = body.iter().collect();
     solve(db, &lits, env, &mut |e| {
-        let key: Vec<T> = locals.iter().map(|v| lookup(e, v).cloned().expect("bound")).collect();
+        let key: Vec<T> = locals
+            .iter()
+            .map(|v| lookup(e, v).cloned().expect("bound"))
+            .collect();
         let v = match value {
             None => Some(1),
             Some(t) => match t.resolve(e) {
@@ -611,7 +626,11 @@ impl Oracle {
                 rel: p.symbols.name(r.head.rel).to_string(),
                 args: r.head.args.iter().map(|t| term(t, &p.symbols)).collect(),
                 body: body_with_shared(
-                    &r.head.args.iter().map(|t| term(t, &p.symbols)).collect::<Vec<_>>(),
+                    &r.head
+                        .args
+                        .iter()
+                        .map(|t| term(t, &p.symbols))
+                        .collect::<Vec<_>>(),
                     r.body.iter().map(|l| literal(l, p)).collect(),
                 ),
             })

@@ -527,7 +527,11 @@ impl Reader {
             }
             (AggOp::Sum | AggOp::Min | AggOp::Max, None) => self.error(
                 span,
-                format!("`{}` needs a value: write `{} X {{ ... }}`", op.as_str(), op.as_str()),
+                format!(
+                    "`{}` needs a value: write `{} X {{ ... }}`",
+                    op.as_str(),
+                    op.as_str()
+                ),
             ),
             _ => {}
         }
