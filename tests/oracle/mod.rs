@@ -472,26 +472,25 @@ fn aggregate(
         .into_iter()
         .filter(|v| lookup(env, v).is_none())
         .collect();
-    let mut seen: BTreeMap<Vec<T>, Option<i64>> = BTreeMap::new();
+    let mut seen: BTreeMap<Vec<T>, i64> = BTreeMap::new();
     let lits: Vec<&Lit> = body.iter().collect();
     solve(db, &lits, env, &mut |e| {
         let key: Vec<T> = locals
             .iter()
             .map(|v| lookup(e, v).cloned().expect("bound"))
             .collect();
-        let v = match value {
+        // A value without a value (`V / 0`) drops the binding.
+        let v = match value.as_ref().map(|t| t.resolve(e)) {
             None => Some(1),
-            Some(t) => match t.resolve(e) {
-                Ok(T::Int(i)) => Some(i),
-                _ => None,
-            },
+            Some(Ok(T::Int(i))) => Some(i),
+            Some(Ok(other)) => panic!("oracle: an aggregate value `{other}` is not an integer"),
+            Some(Err(_)) => None,
         };
-        seen.insert(key, v);
+        if let Some(v) = v {
+            seen.insert(key, v);
+        }
     });
-    let values: Vec<i64> = seen
-        .into_values()
-        .map(|v| v.expect("oracle: an aggregate value that is not an integer"))
-        .collect();
+    let values: Vec<i64> = seen.into_values().collect();
     match op {
         AggOp::Count => Some(values.len() as i64),
         AggOp::Sum => values.iter().try_fold(0i64, |a, &b| a.checked_add(b)),
