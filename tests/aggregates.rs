@@ -249,3 +249,32 @@ fn sum_of_a_non_integer_is_an_error_at_the_aggregate() {
         ["E0202 2:15 `sum` needs integer values, and one value here is `x`"]
     );
 }
+
+#[test]
+fn a_sum_that_feeds_itself_without_bound_is_refused_at_the_aggregate() {
+    let text = "roles a. init c(0). legal(a, noop). terminal :- true c(10).\n\
+                next c(N) :- T = sum V { true c(V) }, N = T + 1.";
+    assert_eq!(
+        errors(text),
+        [
+            "E0201 2:14 grounding this game is too large: this `sum` can take more than \
+             10000 values for one binding of its shared variables"
+        ]
+    );
+}
+
+#[test]
+fn a_sum_that_feeds_itself_with_a_bound_counts_up() {
+    let text = "roles a. init c(0). legal(a, noop). terminal :- true c(3). goal(a, 100).\n\
+                next c(N) :- T = sum V { true c(V) }, N = T + 1, N < 50.";
+    let game = match tabula::load::open_str("t.rules", text, Syntax::Rules) {
+        Ok(l) => Scenario { game: l.game },
+        Err(f) => panic!("{:?}", f.diagnostics),
+    };
+    let mut state = game.initial();
+    for n in 1..=3 {
+        state = game.play(&state, &[]);
+        assert_eq!(game.facts(&state), [format!("c({n})")]);
+    }
+    assert!(game.is_terminal(&state));
+}
