@@ -521,6 +521,22 @@ fn differential_modulo_integers_and_arithmetic() {
     assert_eq!(c.ends, 150, "every playout compared to its end: {c:?}");
 }
 
+/// Aggregates over the state and static facts (`tests/games/tally.rules`,
+/// `tests/games/heaps.rules`): the oracle evaluates them naively.
+#[test]
+fn differential_aggregates() {
+    for path in ["tests/games/tally.rules", "tests/games/heaps.rules"] {
+        let c = differential_rules(path, &[], &Walk::new(40, 10));
+        assert_eq!(
+            c.ends, 40,
+            "{path}: every playout compared to its end: {c:?}"
+        );
+        let game = common::Scenario::open(path, &[]).game;
+        let oracle = Oracle::from_rules(&Path::new(env!("CARGO_MANIFEST_DIR")).join(path), &[]);
+        assert_eq!(engine_perft(&game, 5), oracle.perft(5), "{path}: perft");
+    }
+}
+
 // ----------------------------------------------- differential, conformance
 
 /// One conformance game: `playouts` seeded walks of at most `max_steps`

@@ -11,7 +11,7 @@
 //! explicit stacks: 100,000 chained relations do not overflow the stack.
 
 use super::Sink;
-use super::walk::body_atoms;
+use super::walk::{Dep, body_atoms};
 use crate::diag::{Diagnostic, codes};
 use crate::gdl::{Depends, Names, RESERVED, Relation};
 use crate::syntax::{Program, Span, Sym};
@@ -21,7 +21,9 @@ use std::collections::VecDeque;
 #[derive(Clone, Copy, Debug)]
 struct Edge {
     to: usize,
+    /// Through `not` or an aggregate: the target must be complete first.
     negative: bool,
+    aggregate: bool,
     /// The body literal that makes the edge.
     span: Span,
 }
@@ -53,7 +55,7 @@ impl Graph {
         let mut nodes: IndexMap<Sym, Node> = IndexMap::new();
         for rule in &program.rules {
             let h = node(&mut nodes, rule.head.rel);
-            body_atoms(&rule.body, &mut |atom, negative| {
+            body_atoms(&rule.body, &mut |atom, dep| {
                 if Some(atom.rel) == true_ {
                     nodes[h].uses_true.get_or_insert(atom.span);
                 } else if Some(atom.rel) == does {
@@ -62,7 +64,8 @@ impl Graph {
                     let to = node(&mut nodes, atom.rel);
                     nodes[h].edges.push(Edge {
                         to,
-                        negative,
+                        negative: dep != Dep::Positive,
+                        aggregate: dep == Dep::Aggregate,
                         span: atom.span,
                     });
                 }
@@ -123,10 +126,25 @@ impl Graph {
     fn cycle_error(&self, program: &Program, from: usize, e: Edge, comp: &[usize]) -> Diagnostic {
         let path = self.path(e.to, |v| v == from, |w| comp[w] == comp[from]);
         let name = |v: usize| program.symbols.name(self.name(v));
-        let mut text = format!("{} -> not {}", name(from), name(e.to));
+        let polarity = |step: &Edge| match (step.aggregate, step.negative) {
+            (true, _) => "aggregate of ",
+            (false, true) => "not ",
+            (false, false) => "",
+        };
+        let mut text = format!("{} -> {}{}", name(from), polarity(&e), name(e.to));
         for step in path.iter().flat_map(|p| p.iter()) {
-            let polarity = if step.negative { "not " } else { "" };
-            text.push_str(&format!(" -> {polarity}{}", name(step.to)));
+            text.push_str(&format!(" -> {}{}", polarity(step), name(step.to)));
+        }
+        if e.aggregate {
+            return Diagnostic::error(
+                codes::AGGREGATE_CYCLE,
+                e.span,
+                format!("aggregation through recursion: {text}"),
+            )
+            .with_note(
+                "an aggregate needs every fact of what it ranges over first, so a relation \
+                 cannot depend on an aggregate over itself",
+            );
         }
         Diagnostic::error(
             codes::NEGATIVE_CYCLE,

@@ -12,7 +12,9 @@
 use super::Sink;
 use super::walk::{atom_vars, literal_vars, term_vars};
 use crate::diag::{Diagnostic, codes};
-use crate::syntax::{CmpOp, Literal, Program, Rule, Span, Sym, Syntax, TermKind};
+use crate::syntax::{
+    Aggregate, CmpOp, Literal, Program, Rule, Span, Sym, Syntax, TermKind, aggregate_shared,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 type Vars = FxHashSet<Sym>;
@@ -69,6 +71,10 @@ enum Place {
     Negation,
     Comparison,
     Arithmetic,
+    /// Shared by an aggregate with the rest of the rule, bound nowhere.
+    Shared,
+    /// The value of an aggregate, not bound inside its braces.
+    AggregateValue,
 }
 
 struct Unsafe<'a> {
@@ -89,21 +95,32 @@ impl Unsafe<'_> {
             Syntax::Kif => "`distinct`",
             Syntax::Rules => "a comparison",
         };
-        let place = match place {
+        let what = match place {
             Place::Head => "the head",
             Place::Negation => "a negation",
             Place::Comparison => comparison,
             Place::Arithmetic => "arithmetic",
+            Place::Shared | Place::AggregateValue => "an aggregate",
         };
-        let message = if name == "_" {
-            format!("`_` in {place} is unsafe: no positive literal binds this anonymous variable")
+        let message = if let Place::Shared = place {
+            format!(
+                "variable `{name}` is unsafe: an aggregate shares it with the rest of the rule, \
+                 but no positive literal outside the braces binds it"
+            )
+        } else if let Place::AggregateValue = place {
+            format!(
+                "variable `{name}` is unsafe: it is the value of an aggregate, but no positive \
+                 literal inside the braces binds it"
+            )
+        } else if name == "_" {
+            format!("`_` in {what} is unsafe: no positive literal binds this anonymous variable")
         } else if self.in_some_branch.contains(&v) {
             format!(
-                "variable `{name}` is unsafe: it appears in {place}, but not every branch of the `or` binds it"
+                "variable `{name}` is unsafe: it appears in {what}, but not every branch of the `or` binds it"
             )
         } else {
             format!(
-                "variable `{name}` is unsafe: it appears in {place} but in no positive literal of the body"
+                "variable `{name}` is unsafe: it appears in {what} but in no positive literal of the body"
             )
         };
         self.out.push(
@@ -123,6 +140,8 @@ impl Unsafe<'_> {
                         self.report(v, span, Place::Arithmetic);
                     }
                 }),
+                // Refused by `misplaced_aggregates`.
+                Literal::Not(inner, _) if matches!(**inner, Literal::Agg(_)) => {}
                 Literal::Not(..) => literal_vars(lit, &mut |v, span, _| {
                     if !bound.contains(&v) {
                         self.report(v, span, Place::Negation);
@@ -144,12 +163,72 @@ impl Unsafe<'_> {
                         self.conjunction(branch, &inner);
                     }
                 }
+                // Checked by `aggregate`, which knows the whole rule.
+                Literal::Agg(_) => {}
             }
+        }
+    }
+
+    /// The aggregate `rule.body[index]`: the variables it shares with the
+    /// rest of the rule must be bound by the positive literals outside
+    /// every aggregate (`outer`); inside the braces, the usual rules hold,
+    /// and the value must be bound there.
+    fn aggregate(&mut self, rule: &Rule, index: usize, agg: &Aggregate, outer: &Vars) {
+        let shared = aggregate_shared(rule, index);
+        let mut report = Vec::new();
+        agg.for_each_inner_var(&mut |v, span| {
+            if shared.contains(&v) && !outer.contains(&v) {
+                report.push((v, span, Place::Shared));
+            }
+        });
+        let inner = bind(&agg.body, &shared.iter().copied().collect());
+        self.conjunction(&agg.body, &inner);
+        if let Some(value) = &agg.value {
+            value.for_each_var(&mut |v, span| {
+                if !inner.contains(&v) {
+                    report.push((v, span, Place::AggregateValue));
+                }
+            });
+        }
+        if !matches!(agg.result.kind, TermKind::Var(_)) {
+            agg.result.for_each_var(&mut |v, span| {
+                if !outer.contains(&v) {
+                    report.push((v, span, Place::Comparison));
+                }
+            });
+        }
+        for (v, span, place) in report {
+            self.report(v, span, place);
+        }
+    }
+}
+
+/// An aggregate may stand only as a positive literal of a rule's body:
+/// not under `not`, inside `( ; )` or inside another aggregate's braces.
+fn misplaced_aggregates(rule: &Rule, out: &mut Sink) {
+    let mut stack: Vec<(&Literal, bool)> = rule.body.iter().map(|l| (l, true)).collect();
+    while let Some((lit, top)) = stack.pop() {
+        match lit {
+            Literal::Agg(a) => {
+                if !top {
+                    out.push(Diagnostic::error(
+                        codes::SYNTAX,
+                        a.span,
+                        "an aggregate may only be a positive literal of a rule's body, not under \
+                         `not`, inside `( ; )` or inside another aggregate",
+                    ));
+                }
+                stack.extend(a.body.iter().map(|l| (l, false)));
+            }
+            Literal::Not(inner, _) => stack.push((inner, false)),
+            Literal::Or(alts, _) => stack.extend(alts.iter().flatten().map(|l| (l, false))),
+            Literal::Pos(_) | Literal::Cmp(..) => {}
         }
     }
 }
 
 fn rule(program: &Program, rule: &Rule, out: &mut Sink) {
+    misplaced_aggregates(rule, out);
     let bound = bind(&rule.body, &Vars::default());
     let mut in_some_branch = Vars::default();
     for lit in &rule.body {
@@ -163,6 +242,18 @@ fn rule(program: &Program, rule: &Rule, out: &mut Sink) {
         reported: blocked_targets(&rule.body, &bound),
         out,
     };
+    let plain: Vec<Literal> = rule
+        .body
+        .iter()
+        .filter(|l| !matches!(l, Literal::Agg(_)))
+        .cloned()
+        .collect();
+    let outer = bind(&plain, &Vars::default());
+    for (i, lit) in rule.body.iter().enumerate() {
+        if let Literal::Agg(a) = lit {
+            checker.aggregate(rule, i, a, &outer);
+        }
+    }
     atom_vars(&rule.head, &mut |v, span, _| {
         if !bound.contains(&v) {
             checker.report(v, span, Place::Head);
@@ -219,7 +310,7 @@ fn or_bindable(lit: &Literal, vars: &mut Vars) {
                 }
             }),
             Literal::Or(branches, _) => stack.extend(branches.iter().flatten()),
-            Literal::Not(..) | Literal::Cmp(..) => {}
+            Literal::Not(..) | Literal::Cmp(..) | Literal::Agg(_) => {}
         }
     }
 }
@@ -264,6 +355,13 @@ fn bind(body: &[Literal], outer: &Vars) -> Vars {
                 }
             }
             Literal::Or(branches, _) => ors.push(branches),
+            Literal::Agg(a) => {
+                if let TermKind::Var(v) = a.result.kind
+                    && bound.insert(v)
+                {
+                    queue.push(v);
+                }
+            }
             Literal::Not(..) | Literal::Cmp(..) => {}
         }
     }

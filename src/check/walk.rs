@@ -46,19 +46,42 @@ pub fn literal_vars(lit: &Literal, f: &mut impl FnMut(Sym, Span, bool)) {
             Literal::Or(branches, _) => {
                 stack.extend(branches.iter().rev().flat_map(|b| b.iter().rev()));
             }
+            Literal::Agg(a) => {
+                term_vars(&a.result, f);
+                if let Some(v) = &a.value {
+                    term_vars(v, f);
+                }
+                stack.extend(a.body.iter().rev());
+            }
         }
     }
 }
 
-/// Calls `f(atom, negative)` on every atom of a body, at any depth;
-/// `negative` is true for an atom under any `not` (however many enclose it),
-/// which is what stratification needs.
-pub fn body_atoms<'a>(body: &'a [Literal], f: &mut impl FnMut(&'a Atom, bool)) {
-    let mut stack: Vec<(&Literal, bool)> = body.iter().rev().map(|l| (l, false)).collect();
-    while let Some((l, neg)) = stack.pop() {
+/// How a rule depends on an atom of its body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dep {
+    Positive,
+    /// Under some `not` (however many enclose it).
+    Negative,
+    /// Inside the braces of an aggregate (negated or not).
+    Aggregate,
+}
+
+/// Calls `f(atom, dep)` on every atom of a body, at any depth, with how the
+/// body depends on it, which is what stratification needs.
+pub fn body_atoms<'a>(body: &'a [Literal], f: &mut impl FnMut(&'a Atom, Dep)) {
+    let mut stack: Vec<(&Literal, Dep)> = body.iter().rev().map(|l| (l, Dep::Positive)).collect();
+    while let Some((l, dep)) = stack.pop() {
         match l {
-            Literal::Pos(a) => f(a, neg),
-            Literal::Not(inner, _) => stack.push((inner, true)),
+            Literal::Pos(a) => f(a, dep),
+            Literal::Not(inner, _) => {
+                let inner_dep = match dep {
+                    Dep::Aggregate => Dep::Aggregate,
+                    _ => Dep::Negative,
+                };
+                stack.push((inner, inner_dep));
+            }
+            Literal::Agg(a) => stack.extend(a.body.iter().rev().map(|l| (l, Dep::Aggregate))),
             Literal::Cmp(..) => {}
             Literal::Or(branches, _) => {
                 stack.extend(
@@ -66,7 +89,7 @@ pub fn body_atoms<'a>(body: &'a [Literal], f: &mut impl FnMut(&'a Atom, bool)) {
                         .iter()
                         .rev()
                         .flat_map(|b| b.iter().rev())
-                        .map(|l| (l, neg)),
+                        .map(|l| (l, dep)),
                 );
             }
         }

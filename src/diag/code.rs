@@ -40,6 +40,9 @@ pub enum Code {
     UnknownName,
     /// An `extends` path that cannot be read, or a cycle of `extends`.
     Extends,
+    /// A relation that depends on an aggregate over itself:
+    /// `n(X) :- X = count { n(Y) }.`
+    AggregateCycle,
     /// Grounding that is infinite or larger than the limit:
     /// `nat(0). nat(N) :- nat(M), N = M + 1.`
     Grounding,
@@ -53,7 +56,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order of `docs/ERRORS.md`.
-    pub const ALL: [Code; 14] = [
+    pub const ALL: [Code; 15] = [
         Code::Syntax,
         Code::TooDeep,
         Code::Declaration,
@@ -65,6 +68,7 @@ impl Code {
         Code::NoRoles,
         Code::UnknownName,
         Code::Extends,
+        Code::AggregateCycle,
         Code::Grounding,
         Code::Arithmetic,
         Code::Undefined,
@@ -84,6 +88,7 @@ impl Code {
             Code::NoRoles => "E0106",
             Code::UnknownName => "E0107",
             Code::Extends => "E0108",
+            Code::AggregateCycle => "E0109",
             Code::Grounding => "E0201",
             Code::Arithmetic => "E0202",
             Code::Undefined => "W0001",
@@ -105,6 +110,7 @@ impl Code {
             Code::NoRoles => "no roles",
             Code::UnknownName => "unknown name",
             Code::Extends => "extends",
+            Code::AggregateCycle => "aggregation through recursion",
             Code::Grounding => "grounding",
             Code::Arithmetic => "arithmetic",
             Code::Undefined => "undefined relation",
@@ -125,6 +131,7 @@ pub mod codes {
     pub const SYNTAX: Code = Code::Syntax;
     pub const TOO_DEEP: Code = Code::TooDeep;
     pub const DECLARATION: Code = Code::Declaration;
+    pub const AGGREGATE_CYCLE: Code = Code::AggregateCycle;
     pub const ARITY: Code = Code::Arity;
     pub const UNSAFE: Code = Code::Unsafe;
     pub const NEGATIVE_CYCLE: Code = Code::NegativeCycle;

@@ -116,6 +116,7 @@ impl Grounder {
             );
             match (l, r, c.op) {
                 (true, true, _) => return Some((i, CmpStep::Test)),
+                _ if c.negated => {}
                 (false, true, CmpOp::Eq) if !matches!(c.left, Pat::Arith(..)) => {
                     return Some((i, CmpStep::Bind(true)));
                 }
@@ -143,7 +144,7 @@ impl Grounder {
         };
         let (pat, value) = match step {
             CmpStep::Test => {
-                if self.compare(c.op, &c.left, &c.right, &j.env) {
+                if self.compare(c.op, &c.left, &c.right, &j.env) != c.negated {
                     self.join(j, next)?;
                 }
                 return Ok(());

@@ -9,6 +9,7 @@
 //! [`Limits`] guard turns a blow-up into a GROUNDING diagnostic instead of an
 //! exhausted machine.
 
+mod aggregate;
 mod join;
 mod prepare;
 pub mod terms;
@@ -134,6 +135,9 @@ impl Relation {
 
 /// Grounds a checked program.
 pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnostic>> {
+    let (rewritten, specs) = aggregate::rewrite(program);
+    let program = &rewritten;
+    let domains: Vec<RelKey> = specs.iter().map(|s| s.domain).collect();
     let mut g = Grounder {
         terms: TermTable::default(),
         rels: Vec::new(),
@@ -153,7 +157,12 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
     let mut errors = Vec::new();
     for rule in &program.rules {
         match prepare::prepare(rule, &mut g.terms) {
-            Ok(p) => rules.extend(p),
+            Ok(mut p) => {
+                // An aggregate's domain only feeds the relaxed model.
+                p.iter_mut()
+                    .for_each(|r| r.bridge |= domains.contains(&r.head.rel));
+                rules.extend(p)
+            }
             Err(e) => errors.push(e),
         }
     }
@@ -169,7 +178,8 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
             neg: r.neg.iter().map(|a| g.rel(a.rel)).collect(),
         })
         .collect();
-    g.solve(&rules, &rule_rels).map_err(|e| vec![e])?;
+    g.solve(&rules, &rule_rels, &specs).map_err(|e| vec![e])?;
+    g.aggregate_networks(&specs).map_err(|e| vec![e])?;
     Ok(g.finish(program.syntax))
 }
 
@@ -274,8 +284,15 @@ impl Grounder {
     }
 
     /// Semi-naive evaluation to the relaxed model, recording every ground
-    /// rule on the way; `rels[i]` are the relations of `rules[i]`.
-    fn solve(&mut self, rules: &[Prepared], rels: &[RuleRels]) -> Result<(), Diagnostic> {
+    /// rule on the way; `rels[i]` are the relations of `rules[i]`. When the
+    /// rules add nothing, the aggregates' candidate values are brought up
+    /// to date, and evaluation goes on while they grow.
+    fn solve(
+        &mut self,
+        rules: &[Prepared],
+        rels: &[RuleRels],
+        aggregates: &[aggregate::AggSpec],
+    ) -> Result<(), Diagnostic> {
         let mut first = true;
         for round in 0.. {
             if round == self.limits.max_rounds {
@@ -289,7 +306,13 @@ impl Grounder {
             }
             let any_delta = self.rels.iter().any(|r| r.cur > r.old);
             if !first && !any_delta {
-                break;
+                if self.aggregate_candidates(aggregates)? {
+                    for rel in &mut self.rels {
+                        rel.cur = rel.atoms.len() as u32;
+                    }
+                } else {
+                    break;
+                }
             }
             for (rule, rels) in rules.iter().zip(rels) {
                 if rule.pos.is_empty() {

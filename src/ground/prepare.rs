@@ -60,6 +60,9 @@ pub struct PCmp {
     pub op: CmpOp,
     pub left: Pat,
     pub right: Pat,
+    /// `not (A op B)`: holds when the comparison fails, including when a
+    /// side has no value or an ordering meets a non-integer. Never binds.
+    pub negated: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -126,6 +129,7 @@ impl Builder<'_> {
                         op: CmpOp::Eq,
                         left: v.clone(),
                         right: e,
+                        negated: false,
                     });
                     v
                 } else {
@@ -147,18 +151,9 @@ impl Builder<'_> {
 enum Flat<'a> {
     Pos(&'a Atom),
     Neg(&'a Atom),
-    Cmp(CmpOp, &'a Term, &'a Term),
-}
-
-fn negate(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Eq => CmpOp::Ne,
-        CmpOp::Ne => CmpOp::Eq,
-        CmpOp::Lt => CmpOp::Ge,
-        CmpOp::Le => CmpOp::Gt,
-        CmpOp::Gt => CmpOp::Le,
-        CmpOp::Ge => CmpOp::Lt,
-    }
+    /// A comparison and whether it is negated (negation as failure: not
+    /// the opposite comparison, which differs where a side has no value).
+    Cmp(CmpOp, &'a Term, &'a Term, bool),
 }
 
 /// Expands a body into its alternatives (disjunctive normal form).
@@ -172,8 +167,7 @@ fn expand<'a>(
             (Literal::Pos(a), false) => out.iter_mut().for_each(|b| b.push(Flat::Pos(a))),
             (Literal::Pos(a), true) => out.iter_mut().for_each(|b| b.push(Flat::Neg(a))),
             (Literal::Cmp(op, l, r, _), n) => {
-                let op = if n { negate(*op) } else { *op };
-                out.iter_mut().for_each(|b| b.push(Flat::Cmp(op, l, r)));
+                out.iter_mut().for_each(|b| b.push(Flat::Cmp(*op, l, r, n)));
             }
             (Literal::Not(inner, _), n) => expand(std::slice::from_ref(inner), !n, out)?,
             (Literal::Or(alts, span), false) => {
@@ -196,6 +190,15 @@ fn expand<'a>(
                     }
                 }
                 *out = next;
+            }
+            // `aggregate::rewrite` replaces every aggregate that the checks
+            // accept; this guards the grounder on its own.
+            (Literal::Agg(a), _) => {
+                return Err(Diagnostic::error(
+                    codes::SYNTAX,
+                    a.span,
+                    "an aggregate may only be a positive literal of a rule's body",
+                ));
             }
             (Literal::Or(alts, span), true) => {
                 // not (a ; b) = not a, not b; a conjunction inside is not supported.
@@ -220,7 +223,7 @@ impl Flat<'_> {
         match self {
             Flat::Pos(a) => Flat::Pos(a),
             Flat::Neg(a) => Flat::Neg(a),
-            Flat::Cmp(op, l, r) => Flat::Cmp(*op, l, r),
+            Flat::Cmp(op, l, r, n) => Flat::Cmp(*op, l, r, *n),
         }
     }
 }
@@ -244,13 +247,14 @@ pub fn prepare(rule: &Rule, terms: &mut TermTable) -> Result<Vec<Prepared>, Diag
             match lit {
                 Flat::Pos(a) => pos.push(b.atom(a, true)),
                 Flat::Neg(a) => neg.push(b.atom(a, false)),
-                Flat::Cmp(op, l, r) => {
+                Flat::Cmp(op, l, r, negated) => {
                     let left = b.pat(l, false);
                     let right = b.pat(r, false);
                     cmps.push(PCmp {
                         op: *op,
                         left,
                         right,
+                        negated: *negated,
                     });
                 }
             }
@@ -343,7 +347,7 @@ fn check_safe(rule: &Prepared) -> Result<(), Unsafe> {
         let mut progressed = false;
         for c in &rule.cmps {
             let (l, r) = (c.left.all_bound(&bound), c.right.all_bound(&bound));
-            if c.op == CmpOp::Eq && l != r {
+            if c.op == CmpOp::Eq && !c.negated && l != r {
                 bind(&mut bound, &c.left);
                 bind(&mut bound, &c.right);
                 progressed = true;

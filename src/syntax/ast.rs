@@ -155,15 +155,108 @@ pub enum Literal {
     Cmp(CmpOp, Term, Term, Span),
     /// A disjunction of conjunctions.
     Or(Vec<Vec<Literal>>, Span),
+    /// `N = count { ... }` and the like (native syntax only).
+    Agg(Box<Aggregate>),
+}
+
+/// What an aggregate computes over the distinct bindings of its local
+/// variables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AggOp {
+    Count,
+    Sum,
+    Min,
+    Max,
+}
+
+impl AggOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AggOp::Count => "count",
+            AggOp::Sum => "sum",
+            AggOp::Min => "min",
+            AggOp::Max => "max",
+        }
+    }
+}
+
+/// `result = op value { body }`: the variables of `body` that occur nowhere
+/// else in the rule are local; the others are shared and bound outside.
+/// `value` is `None` for `count`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Aggregate {
+    pub op: AggOp,
+    pub value: Option<Term>,
+    pub body: Vec<Literal>,
+    pub result: Term,
+    pub span: Span,
 }
 
 impl Literal {
+    /// Calls `f` on every variable of the literal, at any depth.
+    pub fn for_each_var(&self, f: &mut impl FnMut(Sym, Span)) {
+        match self {
+            Literal::Pos(a) => a.for_each_var(f),
+            Literal::Not(inner, _) => inner.for_each_var(f),
+            Literal::Cmp(_, a, b, _) => {
+                a.for_each_var(f);
+                b.for_each_var(f);
+            }
+            Literal::Or(alts, _) => alts.iter().flatten().for_each(|l| l.for_each_var(f)),
+            Literal::Agg(a) => {
+                a.result.for_each_var(f);
+                a.for_each_inner_var(f);
+            }
+        }
+    }
+
     pub fn span(&self) -> Span {
         match self {
             Literal::Pos(a) => a.span,
             Literal::Not(_, s) | Literal::Cmp(_, _, _, s) | Literal::Or(_, s) => *s,
+            Literal::Agg(a) => a.span,
         }
     }
+}
+
+impl Aggregate {
+    /// Every variable inside the braces and of the value term.
+    pub fn for_each_inner_var(&self, f: &mut impl FnMut(Sym, Span)) {
+        if let Some(v) = &self.value {
+            v.for_each_var(f);
+        }
+        self.body.iter().for_each(|l| l.for_each_var(f));
+    }
+}
+
+/// The variables of aggregate `rule.body[index]` (which must be one) that
+/// it shares with the rest of the rule (head, other literals, its result),
+/// in order of first occurrence; the others of its braces are local.
+pub fn aggregate_shared(rule: &Rule, index: usize) -> Vec<Sym> {
+    let Literal::Agg(agg) = &rule.body[index] else {
+        return Vec::new();
+    };
+    let mut outside = std::collections::HashSet::new();
+    rule.head.for_each_var(&mut |v, _| {
+        outside.insert(v);
+    });
+    agg.result.for_each_var(&mut |v, _| {
+        outside.insert(v);
+    });
+    for (i, lit) in rule.body.iter().enumerate() {
+        if i != index {
+            lit.for_each_var(&mut |v, _| {
+                outside.insert(v);
+            });
+        }
+    }
+    let mut shared = Vec::new();
+    agg.for_each_inner_var(&mut |v, _| {
+        if outside.contains(&v) && !shared.contains(&v) {
+            shared.push(v);
+        }
+    });
+    shared
 }
 
 /// `head :- body.` A fact has an empty body.

@@ -55,6 +55,7 @@ fn describe(rule: &Rule) -> String {
 fn parse_sx(sources: &SourceMap, file: FileId, rule: Rule) -> Result<Vec<Sx>, Diagnostic> {
     let text = &sources.file(file).text;
     guard_nesting(text, file, MAX_DEPTH, &[(b'(', b')')], scan::KIF)?;
+    refuse_braces(text, file)?;
     let pairs = KifParser::parse(rule, text).map_err(|e| {
         unbalanced(text, file, scan::KIF).unwrap_or_else(|| pest_diagnostic(e, file, describe))
     })?;
@@ -67,6 +68,29 @@ fn parse_sx(sources: &SourceMap, file: FileId, rule: Rule) -> Result<Vec<Sx>, Di
         .filter(|p| p.as_rule() != Rule::EOI)
         .map(|p| to_sx(p, file))
         .collect())
+}
+
+/// KIF has no aggregates: a `{` (outside comments) is refused with a
+/// message that says where they exist, rather than read as a symbol.
+fn refuse_braces(text: &str, file: FileId) -> Result<(), Diagnostic> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some(s) = scan::skip(scan::KIF, bytes, i) {
+            i = s.end();
+            continue;
+        }
+        if bytes[i] == b'{' {
+            return Err(Diagnostic::error(
+                codes::SYNTAX,
+                Span::new(file, i, i + 1),
+                "KIF has no aggregates: `{ ... }` (`count`, `sum`, `min`, `max`) \
+                 exists only in the native syntax (`.rules`)",
+            ));
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 /// Reads a whole KIF file into a program.

@@ -168,6 +168,16 @@ pub fn show_literal(l: &Literal, symbols: &Symbols) -> String {
             let alts: Vec<String> = alts.iter().map(|a| show_body(a, symbols)).collect();
             format!("({})", alts.join(" ; "))
         }
+        Literal::Agg(a) => {
+            let value = a.value.as_ref().map(|v| format!(" {}", term(v)));
+            format!(
+                "{} = {}{} {{ {} }}",
+                term(&a.result),
+                a.op.as_str(),
+                value.unwrap_or_default(),
+                show_body(&a.body, symbols)
+            )
+        }
     }
 }
 

@@ -171,10 +171,12 @@ pub fn skip_blank(text: &str, mut pos: usize, lexis: Lexis) -> usize {
 
 /// The offset just after the statement that starts at `pos`: after the next
 /// `.` outside strings and comments that is not part of `..`, or at the next
-/// `}` that closes a section, or at the end.
+/// `}` that closes a section (not one that closes an aggregate's `{`), or at
+/// the end.
 pub fn statement_end(text: &str, pos: usize, lexis: Lexis) -> usize {
     let bytes = text.as_bytes();
     let mut i = pos;
+    let mut braces = 0usize;
     while i < bytes.len() {
         if let Some(s) = skip(lexis, bytes, i) {
             i = s.end();
@@ -183,6 +185,8 @@ pub fn statement_end(text: &str, pos: usize, lexis: Lexis) -> usize {
         match bytes[i] {
             b'.' if bytes.get(i + 1) == Some(&b'.') => i += 2,
             b'.' => return i + 1,
+            b'{' => (braces, i) = (braces + 1, i + 1),
+            b'}' if braces > 0 => (braces, i) = (braces - 1, i + 1),
             b'}' if i > pos => return i,
             _ => i += 1,
         }

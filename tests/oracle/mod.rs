@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 use tabula::syntax::{
-    self, ArithOp, CmpOp, Literal, Program, SourceMap, Symbols, Syntax, TermKind,
+    self, AggOp, ArithOp, CmpOp, Literal, Program, SourceMap, Symbols, Syntax, TermKind,
 };
 
 /// The arithmetic operators, on the oracle's own terms.
@@ -206,6 +206,15 @@ enum Lit {
     Cmp(CmpOp, T, T),
     /// A disjunction of conjunctions.
     Or(Vec<Vec<Lit>>),
+    /// `result = op value { body }`; `shared` are the variables of the
+    /// braces that occur elsewhere in the rule.
+    Agg {
+        op: AggOp,
+        value: Option<T>,
+        body: Vec<Lit>,
+        result: T,
+        shared: Vec<String>,
+    },
 }
 
 impl Lit {
@@ -218,7 +227,25 @@ impl Lit {
                 b.vars(out);
             }
             Lit::Or(alts) => alts.iter().flatten().for_each(|l| l.vars(out)),
+            Lit::Agg {
+                value,
+                body,
+                result,
+                ..
+            } => {
+                result.vars(out);
+                value.iter().for_each(|v| v.vars(out));
+                body.iter().for_each(|l| l.vars(out));
+            }
         }
+    }
+
+    /// The variables inside an aggregate's braces (and its value).
+    fn inner_vars(value: &Option<T>, body: &[Lit]) -> Vec<String> {
+        let mut out = Vec::new();
+        value.iter().for_each(|v| v.vars(&mut out));
+        body.iter().for_each(|l| l.vars(&mut out));
+        out
     }
 
     /// Relations used, each with whether it is used under a negation.
@@ -228,6 +255,8 @@ impl Lit {
             Lit::Not(l) => l.deps(true, out),
             Lit::Cmp(..) => {}
             Lit::Or(alts) => alts.iter().flatten().for_each(|l| l.deps(negated, out)),
+            // An aggregate needs its relations complete, as a negation does.
+            Lit::Agg { body, .. } => body.iter().for_each(|l| l.deps(true, out)),
         }
     }
 }
@@ -387,6 +416,86 @@ fn literal(l: &Literal, p: &Program) -> Lit {
                 .map(|c| c.iter().map(|l| literal(l, p)).collect())
                 .collect(),
         ),
+        Literal::Agg(a) => Lit::Agg {
+            op: a.op,
+            value: a.value.as_ref().map(|v| term(v, &p.symbols)),
+            body: a.body.iter().map(|l| literal(l, p)).collect(),
+            result: term(&a.result, &p.symbols),
+            shared: Vec::new(),
+        },
+    }
+}
+
+/// A rule's body with each aggregate's shared variables filled in: those
+/// of its braces that occur in the head or anywhere else in the body.
+fn body_with_shared(head: &[T], mut body: Vec<Lit>) -> Vec<Lit> {
+    for i in 0..body.len() {
+        let Lit::Agg {
+            value, body: inner, ..
+        } = &body[i]
+        else {
+            continue;
+        };
+        let mut outside = Vec::new();
+        head.iter().for_each(|t| t.vars(&mut outside));
+        if let Lit::Agg { result, .. } = &body[i] {
+            result.vars(&mut outside);
+        }
+        for (j, l) in body.iter().enumerate() {
+            if j != i {
+                l.vars(&mut outside);
+            }
+        }
+        let mut shared: Vec<String> = Vec::new();
+        for v in Lit::inner_vars(value, inner) {
+            if outside.contains(&v) && !shared.contains(&v) {
+                shared.push(v);
+            }
+        }
+        if let Lit::Agg { shared: s, .. } = &mut body[i] {
+            *s = shared;
+        }
+    }
+    body
+}
+
+/// The aggregate of the distinct bindings of the locals of `body` under
+/// `env`: `None` for the min or max of nothing, or a sum without a value.
+fn aggregate(
+    db: &Tables,
+    op: AggOp,
+    value: &Option<T>,
+    body: &[Lit],
+    env: &mut Env,
+) -> Option<i64> {
+    let locals: Vec<String> = Lit::inner_vars(value, body)
+        .into_iter()
+        .filter(|v| lookup(env, v).is_none())
+        .collect();
+    let mut seen: BTreeMap<Vec<T>, i64> = BTreeMap::new();
+    let lits: Vec<&Lit> = body.iter().collect();
+    solve(db, &lits, env, &mut |e| {
+        let key: Vec<T> = locals
+            .iter()
+            .map(|v| lookup(e, v).cloned().expect("bound"))
+            .collect();
+        // A value without a value (`V / 0`) drops the binding.
+        let v = match value.as_ref().map(|t| t.resolve(e)) {
+            None => Some(1),
+            Some(Ok(T::Int(i))) => Some(i),
+            Some(Ok(other)) => panic!("oracle: an aggregate value `{other}` is not an integer"),
+            Some(Err(_)) => None,
+        };
+        if let Some(v) = v {
+            seen.insert(key, v);
+        }
+    });
+    let values: Vec<i64> = seen.into_values().collect();
+    match op {
+        AggOp::Count => Some(values.len() as i64),
+        AggOp::Sum => values.iter().try_fold(0i64, |a, &b| a.checked_add(b)),
+        AggOp::Min => values.iter().copied().min(),
+        AggOp::Max => values.iter().copied().max(),
     }
 }
 
@@ -515,7 +624,14 @@ impl Oracle {
             .map(|r| Rule {
                 rel: p.symbols.name(r.head.rel).to_string(),
                 args: r.head.args.iter().map(|t| term(t, &p.symbols)).collect(),
-                body: r.body.iter().map(|l| literal(l, p)).collect(),
+                body: body_with_shared(
+                    &r.head
+                        .args
+                        .iter()
+                        .map(|t| term(t, &p.symbols))
+                        .collect::<Vec<_>>(),
+                    r.body.iter().map(|l| literal(l, p)).collect(),
+                ),
             })
             .collect();
         let (levels, uses, reach) = order(&rules);
@@ -767,6 +883,7 @@ fn bound(l: &Lit, env: &Env) -> bool {
         Lit::Not(l) => bound(l, env),
         Lit::Cmp(_, a, b) => a.bound(env) && b.bound(env),
         Lit::Or(alts) => alts.iter().flatten().all(|l| bound(l, env)),
+        Lit::Agg { shared, .. } => shared.iter().all(|v| lookup(env, v).is_some()),
     }
 }
 
@@ -785,6 +902,7 @@ fn pick(lits: &[&Lit], env: &Env) -> Option<usize> {
     let atom = |l: &&Lit| match l {
         Lit::Pos(_, args) => args.iter().all(|a| a.arith_bound(env)),
         Lit::Or(_) => true,
+        Lit::Agg { shared, .. } => shared.iter().all(|v| lookup(env, v).is_some()),
         _ => false,
     };
     lits.iter()
@@ -874,6 +992,25 @@ fn solve(db: &Tables, lits: &[&Lit], env: &mut Env, out: &mut dyn FnMut(&Env)) {
                 solve(db, &lits, env, out);
                 env.truncate(mark);
             }
+        }
+        Lit::Agg {
+            op,
+            value,
+            body,
+            result,
+            ..
+        } => {
+            let Some(n) = aggregate(db, *op, value, body, env) else {
+                return;
+            };
+            env.truncate(mark);
+            let Ok(pattern) = result.resolve(env) else {
+                return;
+            };
+            if matches(&pattern, &T::Int(n), env) {
+                solve(db, &rest, env, out);
+            }
+            env.truncate(mark);
         }
     }
 }

@@ -232,6 +232,13 @@ impl Lower<'_> {
                 }
                 Literal::Or(out, *span)
             }
+            Lit::Agg(a) => Literal::Agg(Box::new(Aggregate {
+                op: a.op,
+                value: a.value.as_ref().map(|v| self.term(v)),
+                body: self.body(&a.body)?,
+                result: self.term(&a.result),
+                span: a.span,
+            })),
         })
     }
 

@@ -9,7 +9,7 @@
 //! pest sees the text, and so are operator chains, so no input overflows the
 //! stack.
 
-use super::super::ast::{ArithOp, CmpOp, FileId, Span};
+use super::super::ast::{AggOp, ArithOp, CmpOp, FileId, Span};
 use super::super::scan::{
     RULES, guard_nesting, pest_diagnostic, section_open, skip_blank, statement_end,
     unterminated_string,
@@ -57,6 +57,17 @@ pub enum Lit {
     Not(Box<Lit>, Span),
     Cmp(CmpOp, Ex, Ex, Span),
     Or(Vec<Vec<Lit>>, Span),
+    Agg(Box<AggLit>),
+}
+
+/// `result = op value { body }`.
+#[derive(Clone, Debug)]
+pub struct AggLit {
+    pub op: AggOp,
+    pub value: Option<Ex>,
+    pub body: Vec<Lit>,
+    pub result: Ex,
+    pub span: Span,
 }
 
 impl Lit {
@@ -64,6 +75,7 @@ impl Lit {
         match self {
             Lit::Atom(e) => e.span,
             Lit::Not(_, s) | Lit::Cmp(_, _, _, s) | Lit::Or(_, s) => *s,
+            Lit::Agg(a) => a.span,
         }
     }
 }
@@ -177,8 +189,11 @@ pub fn describe(rule: &Rule) -> String {
         Rule::semicolon => "`;`".into(),
         Rule::neck => "`:-`".into(),
         Rule::equals => "`=`".into(),
+        Rule::lbrace => "`{`".into(),
+        Rule::rbrace => "`}`".into(),
+        Rule::agg_kw | Rule::aggregate => "an aggregate (`count`, `sum`, `min`, `max`)".into(),
         Rule::range => "`..`".into(),
-        Rule::cmp_op => "a comparison".into(),
+        Rule::cmp_op | Rule::agg_eq => "a comparison".into(),
         Rule::literal | Rule::body | Rule::single_literal => "a literal".into(),
         Rule::head | Rule::clause | Rule::statement => "a rule or a declaration".into(),
         Rule::decl_kw | Rule::declaration => "a declaration".into(),
@@ -524,7 +539,9 @@ impl Reader {
         }
         let first = it.next().expect("grammar: literal has a core");
         let core_start = self.span(&first, base);
-        let mut lit = if first.as_rule() == Rule::sugar {
+        let mut lit = if first.as_rule() == Rule::aggregate {
+            self.aggregate(first, base)
+        } else if first.as_rule() == Rule::sugar {
             let word = first.as_str().to_string();
             let e = self.expr(it.next().expect("grammar: sugar has a term"), base);
             let s = core_start.to(e.span);
@@ -567,6 +584,53 @@ impl Reader {
             lit = Lit::Not(Box::new(lit), s);
         }
         lit
+    }
+
+    /// `N = count { ... }`, `T = sum V { ... }`, ...
+    fn aggregate(&mut self, pair: Pair<'_, Rule>, base: usize) -> Lit {
+        let span = self.span(&pair, base);
+        let mut result = None;
+        let mut op = AggOp::Count;
+        let mut value = None;
+        let mut body = Vec::new();
+        for p in kids(pair) {
+            match p.as_rule() {
+                Rule::agg_kw => {
+                    op = match p.as_str() {
+                        "count" => AggOp::Count,
+                        "sum" => AggOp::Sum,
+                        "min" => AggOp::Min,
+                        _ => AggOp::Max,
+                    }
+                }
+                Rule::body => body = self.body(p, base),
+                Rule::expr if result.is_none() => result = Some(self.expr(p, base)),
+                Rule::expr => value = Some(self.expr(p, base)),
+                _ => {}
+            }
+        }
+        let result = result.unwrap_or_else(|| self.dummy(span));
+        match (op, &value) {
+            (AggOp::Count, Some(v)) => {
+                self.error(v.span, "`count` takes no value: write `count { ... }`")
+            }
+            (AggOp::Sum | AggOp::Min | AggOp::Max, None) => self.error(
+                span,
+                format!(
+                    "`{}` needs a value: write `{} X {{ ... }}`",
+                    op.as_str(),
+                    op.as_str()
+                ),
+            ),
+            _ => {}
+        }
+        Lit::Agg(Box::new(AggLit {
+            op,
+            value,
+            body,
+            result,
+            span,
+        }))
     }
 
     /// A term, or (for a parenthesised group in a body) a literal.
@@ -745,6 +809,9 @@ fn kids<'a>(pair: Pair<'a, Rule>) -> impl Iterator<Item = Pair<'a, Rule>> {
                 | Rule::semicolon
                 | Rule::neck
                 | Rule::equals
+                | Rule::agg_eq
+                | Rule::lbrace
+                | Rule::rbrace
                 | Rule::stop
                 | Rule::label_colon
         )

@@ -1,0 +1,280 @@
+//! Aggregates (`count`, `sum`, `min`, `max`): named positions of the test
+//! games `tests/games/tally.rules` and `tests/games/heaps.rules` with the
+//! exact values derived, the moves and goals they drive and the next
+//! state; the values of nothing; distinct-binding semantics; the errors.
+
+mod common;
+
+use common::{Scenario, sorted};
+use tabula::engine::State;
+use tabula::syntax::{self, SourceMap, Syntax};
+
+/// Every true instance of `pattern` in `state`, printed and sorted, as the
+/// REPL's `query` gives them.
+fn query(s: &Scenario, state: &State, pattern: &str) -> Vec<String> {
+    let mut sources = SourceMap::default();
+    let file = sources.add("<query>", pattern);
+    let mut symbols = s.game.symbols.clone();
+    let term = syntax::parse_term(&sources, file, Syntax::Rules, &mut symbols)
+        .unwrap_or_else(|d| panic!("`{pattern}`: {}", d.message));
+    let mut m = s.game.machine();
+    m.set_state(state);
+    let mut out: Vec<String> = m
+        .query(&term)
+        .into_iter()
+        .map(|a| s.game.show_atom(a))
+        .collect();
+    out.sort();
+    out
+}
+
+fn tally() -> Scenario {
+    Scenario::open("tests/games/tally.rules", &[])
+}
+
+fn heaps() -> Scenario {
+    Scenario::open("tests/games/heaps.rules", &[])
+}
+
+/// The errors of a text in the native syntax, as `CODE line:col message`.
+fn errors(text: &str) -> Vec<String> {
+    let failed = match tabula::load::open_str("t.rules", text, Syntax::Rules) {
+        Ok(_) => return Vec::new(),
+        Err(f) => f,
+    };
+    failed
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let span = d.span.expect("located");
+            let (line, col) = failed.sources.file(span.file).line_col(span.start as usize);
+            format!("{} {line}:{col} {}", d.code, d.message)
+        })
+        .collect()
+}
+
+#[test]
+fn count_and_sum_of_nothing_are_zero_min_and_max_of_nothing_are_false() {
+    let s = tally();
+    let start = s.initial();
+    assert_eq!(query(&s, &start, "placed(N)"), ["placed(0)"]);
+    assert_eq!(
+        query(&s, &start, "score(R, S)"),
+        ["score(blue, 0)", "score(red, 0)"]
+    );
+    assert!(query(&s, &start, "top(R, M)").is_empty());
+    // `next lowest(M)` reads a min over an empty board: no fact follows.
+    let after = s.play(&start, &[("red", "place(2)")]);
+    assert_eq!(s.facts(&after), ["control(blue)", "stone(2, red)"]);
+}
+
+#[test]
+fn a_count_over_static_facts_has_its_value_in_every_state() {
+    let s = tally();
+    assert_eq!(query(&s, &s.initial(), "cells(N)"), ["cells(3)"]);
+    let board = s.state(&["control(red)", "stone(1, red)", "stone(3, blue)"]);
+    assert_eq!(query(&s, &board, "cells(N)"), ["cells(3)"]);
+}
+
+#[test]
+fn values_over_the_state_in_a_named_position() {
+    let s = tally();
+    // Red holds 1 and 3, blue 2: red 4, blue 2; red's top 3.
+    let board = s.state(&[
+        "control(blue)",
+        "stone(1, red)",
+        "stone(3, red)",
+        "stone(2, blue)",
+    ]);
+    assert_eq!(query(&s, &board, "placed(N)"), ["placed(3)"]);
+    assert_eq!(
+        query(&s, &board, "score(R, S)"),
+        ["score(blue, 2)", "score(red, 4)"]
+    );
+    assert_eq!(
+        query(&s, &board, "top(R, M)"),
+        ["top(blue, 2)", "top(red, 3)"]
+    );
+    assert!(s.is_terminal(&board));
+    assert_eq!(
+        s.goals(&board),
+        [
+            ("red".to_string(), Some(100)),
+            ("blue".to_string(), Some(0))
+        ]
+    );
+}
+
+#[test]
+fn a_tie_in_sums_is_broken_by_the_max() {
+    let s = tally();
+    // Red 1 + 2 = 3, blue 3: level; blue's top 3 beats red's 2.
+    let board = s.state(&[
+        "control(blue)",
+        "stone(1, red)",
+        "stone(2, red)",
+        "stone(3, blue)",
+    ]);
+    assert_eq!(
+        query(&s, &board, "score(R, S)"),
+        ["score(blue, 3)", "score(red, 3)"]
+    );
+    assert_eq!(
+        s.goals(&board),
+        [
+            ("red".to_string(), Some(0)),
+            ("blue".to_string(), Some(100))
+        ]
+    );
+}
+
+#[test]
+fn a_test_literal_with_a_bound_result_drives_legal() {
+    let s = tally();
+    let two_free = s.state(&["control(blue)", "stone(2, red)"]);
+    assert_eq!(s.legal(&two_free, "blue"), ["place(1)", "place(3)"]);
+    let one_free = s.play(&two_free, &[("blue", "place(3)")]);
+    assert_eq!(s.legal(&one_free, "red"), ["pass", "place(1)"]);
+    // The min of the board before the move: 2.
+    assert_eq!(
+        s.facts(&one_free),
+        sorted(&[
+            "control(red)",
+            "lowest(2)",
+            "stone(2, red)",
+            "stone(3, blue)"
+        ])
+    );
+    let passed = s.play(&one_free, &[("red", "pass")]);
+    assert!(!s.is_terminal(&passed));
+    assert_eq!(s.legal(&passed, "blue"), ["place(1)"]);
+}
+
+#[test]
+fn sum_adds_once_per_distinct_binding_of_the_locals() {
+    let s = heaps();
+    let start = s.initial();
+    // Tokens (a, 1), (a, 2), (b, 1), (b, 2): 1 + 2 + 1 + 2, not 1 + 2.
+    assert_eq!(query(&s, &start, "left(N)"), ["left(4)"]);
+    assert_eq!(query(&s, &start, "top(H, M)"), ["top(a, 2)", "top(b, 2)"]);
+    assert_eq!(query(&s, &start, "bottom(M)"), ["bottom(1)"]);
+    let next = s.play(&start, &[("one", "take(a)")]);
+    assert_eq!(
+        s.facts(&next),
+        sorted(&[
+            "control(two)",
+            "last(one)",
+            "low(1)",
+            "record(4)",
+            "token(a, 1)",
+            "token(b, 1)",
+            "token(b, 2)",
+        ])
+    );
+}
+
+#[test]
+fn next_and_goal_follow_the_aggregates_to_the_end() {
+    let s = heaps();
+    let mut state = s.initial();
+    for (role, mv) in [("one", "take(a)"), ("two", "take(a)"), ("one", "take(b)")] {
+        state = s.play(&state, &[(role, mv)]);
+    }
+    // Only (b, 1) is left: its max is 1.
+    assert_eq!(query(&s, &state, "top(H, M)"), ["top(b, 1)"]);
+    assert_eq!(
+        s.facts(&state),
+        sorted(&[
+            "control(two)",
+            "last(one)",
+            "low(1)",
+            "record(1)",
+            "token(b, 1)"
+        ])
+    );
+    assert_eq!(s.legal(&state, "two"), ["take(b)"]);
+    let end = s.play(&state, &[("two", "take(b)")]);
+    assert!(s.is_terminal(&end));
+    assert_eq!(query(&s, &end, "left(N)"), ["left(0)"]);
+    assert_eq!(
+        s.facts(&end),
+        sorted(&["control(one)", "last(two)", "low(1)", "record(0)"])
+    );
+    assert_eq!(
+        s.goals(&end),
+        [("one".to_string(), Some(0)), ("two".to_string(), Some(100))]
+    );
+}
+
+#[test]
+fn count_is_still_a_name_where_no_braces_follow() {
+    let text = "roles a. init s. legal(a, noop). terminal :- true s.\n\
+                count(3). n(N) :- count(N). m(M) :- M = count { count(X) }.";
+    assert!(errors(text).is_empty(), "{:?}", errors(text));
+}
+
+#[test]
+fn malformed_and_misplaced_aggregates_are_refused() {
+    let base = "roles a. init s. legal(a, noop). terminal :- true s. p(1).\n";
+    assert_eq!(
+        errors(&format!("{base}q(N) :- N = sum {{ p(X) }}.")),
+        ["E0001 2:9 `sum` needs a value: write `sum X { ... }`"]
+    );
+    assert_eq!(
+        errors(&format!("{base}q(N) :- N = count X {{ p(X) }}.")),
+        ["E0001 2:19 `count` takes no value: write `count { ... }`"]
+    );
+    assert_eq!(
+        errors(&format!("{base}q :- p(N), not N = count {{ p(X) }}.")),
+        [
+            "E0001 2:16 an aggregate may only be a positive literal of a rule's body, \
+             not under `not`, inside `( ; )` or inside another aggregate"
+        ]
+    );
+    assert_eq!(
+        errors(&format!("{base}q(N) :- N = max V {{ p(X) }}.")),
+        [
+            "E0102 2:17 variable `V` is unsafe: it is the value of an aggregate, but no \
+             positive literal inside the braces binds it"
+        ]
+    );
+}
+
+#[test]
+fn sum_of_a_non_integer_is_an_error_at_the_aggregate() {
+    let text = "roles a. init s. legal(a, noop). terminal :- true s.\n\
+                w(x). t(T) :- T = sum V { w(V) }.";
+    assert_eq!(
+        errors(text),
+        ["E0202 2:15 `sum` needs integer values, and one value here is `x`"]
+    );
+}
+
+#[test]
+fn a_sum_that_feeds_itself_without_bound_is_refused_at_the_aggregate() {
+    let text = "roles a. init c(0). legal(a, noop). terminal :- true c(10).\n\
+                next c(N) :- T = sum V { true c(V) }, N = T + 1.";
+    assert_eq!(
+        errors(text),
+        [
+            "E0201 2:14 grounding this game is too large: this `sum` can take more than \
+             10000 values for one binding of its shared variables"
+        ]
+    );
+}
+
+#[test]
+fn a_sum_that_feeds_itself_with_a_bound_counts_up() {
+    let text = "roles a. init c(0). legal(a, noop). terminal :- true c(3). goal(a, 100).\n\
+                next c(N) :- T = sum V { true c(V) }, N = T + 1, N < 50.";
+    let game = match tabula::load::open_str("t.rules", text, Syntax::Rules) {
+        Ok(l) => Scenario { game: l.game },
+        Err(f) => panic!("{:?}", f.diagnostics),
+    };
+    let mut state = game.initial();
+    for n in 1..=3 {
+        state = game.play(&state, &[]);
+        assert_eq!(game.facts(&state), [format!("c({n})")]);
+    }
+    assert!(game.is_terminal(&state));
+}
