@@ -349,7 +349,7 @@ impl Grounder {
         d.with_note(format!(
             "no relation grows without bound, but the game is larger than grounding allows: \
              it reached {} ground atoms (limit {}), {} ground rules (limit {}) and {} candidate \
-             facts tried (limit {}) in {} rounds",
+             facts tried (limit {}) in {} round{}",
             self.atoms.len(),
             limits.max_atoms,
             self.heads.len(),
@@ -357,6 +357,7 @@ impl Grounder {
             self.work,
             limits.max_work,
             self.round(),
+            if self.round() == 1 { "" } else { "s" },
         ))
     }
 
