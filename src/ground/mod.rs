@@ -170,10 +170,8 @@ impl Relation {
 }
 
 fn hash_args(args: &[TermId]) -> u64 {
-    use std::hash::{BuildHasher, Hash, Hasher};
-    let mut h = rustc_hash::FxBuildHasher.build_hasher();
-    args.hash(&mut h);
-    h.finish()
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(args)
 }
 
 /// Grounds a checked program.
