@@ -18,7 +18,7 @@
 //! is shared by all its candidate values, and one over static facts only
 //! is folded away by the compiler.
 
-use super::{AtomId, Grounder, Lit, TermId};
+use super::{AtomId, Grounder, Lit, Reached, TermId};
 use crate::diag::{Diagnostic, codes};
 use crate::ground::GTerm;
 use crate::syntax::{
@@ -211,7 +211,7 @@ impl Grounder {
                 for n in candidates(spec, inputs)? {
                     let mut args = s.to_vec();
                     args.push(self.terms.intern(GTerm::Int(n)));
-                    self.insert(values_rel, args.into(), spec.span)?;
+                    self.insert(values_rel, &args, spec.span)?;
                 }
             }
         }
@@ -246,7 +246,7 @@ impl Grounder {
         let mut args = s.to_vec();
         args.extend(extra.iter().map(|&i| self.terms.intern(GTerm::Int(i))));
         let r = self.rel(rel);
-        self.insert(r, args.into(), span)
+        self.insert(r, &args, span)
     }
 
     /// Records the ground rule `head :- pos, not neg`.
@@ -260,19 +260,16 @@ impl Grounder {
         self.heads.push(head);
         self.lits.extend(pos.iter().map(|&a| Lit::new(a, false)));
         for &a in neg {
-            let atom = &self.atoms[a.0 as usize];
-            let rel = self.rel_ids[&(atom.rel, atom.args.len())];
-            let args = atom.args.clone();
+            let (rel, fact) = self.atoms[a.0 as usize];
+            self.pending_args
+                .extend_from_slice(self.rels[rel as usize].fact(fact));
             self.lits
-                .push(Lit::new(AtomId(self.pending_neg.len() as u32), true));
-            self.pending_neg.push((rel, args));
+                .push(Lit::new(AtomId(self.pending_rels.len() as u32), true));
+            self.pending_rels.push(rel);
         }
         self.starts.push(self.lits.len() as u32);
         if self.heads.len() > self.limits.max_rules {
-            return Err(self.too_big(
-                span,
-                &format!("more than {} ground rules", self.limits.max_rules),
-            ));
+            return Err(self.too_big(span, Reached::Rules));
         }
         Ok(())
     }

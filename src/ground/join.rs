@@ -2,25 +2,23 @@
 //!
 //! In: a prepared rule, the relations of its literals, and which positive
 //! literal reads only this round's new facts (semi-naive evaluation). Out:
-//! the instances found: ground head, positive body atoms, negative body
-//! atoms as (relation, arguments).
+//! each instance, handed to the grounder as soon as it is found (ground
+//! head, positive body atoms, the bindings for the negative literals), so
+//! no join holds more than one instance.
 //! Holds: at every level the join does the cheapest thing: a comparison
 //! whose sides are bound (a test, or a binding `=`), else the unmatched
 //! positive literal with the fewest candidate facts under the current
-//! bindings; the work done is counted against [`super::Limits::max_work`].
+//! bindings (indexed by argument, by argument of a compound argument, and
+//! by the function name of a compound argument), so the order in which a
+//! rule writes its literals does not change the work; the work done is
+//! counted against [`super::Limits::max_work`] before it is done.
 
 use super::prepare::{Pat, Prepared};
-use super::{AtomId, GTerm, Grounder, PATH_STRIDE, RuleRels, TermId, TermTable};
+use super::{
+    AtomId, FUNCTOR, GTerm, Grounder, PATH_STRIDE, Reached, RuleRels, SUB_ARGS, TermId, TermTable,
+};
 use crate::diag::Diagnostic;
 use crate::syntax::{ArithOp, CmpOp};
-
-/// One instance found by a join: head arguments, positive body atoms,
-/// negative body atoms (relation index, arguments).
-pub(super) struct Found {
-    pub head: Box<[TermId]>,
-    pub pos: Vec<AtomId>,
-    pub neg: Vec<(usize, Box<[TermId]>)>,
-}
 
 /// One rule's join in progress.
 struct Join<'r> {
@@ -32,7 +30,6 @@ struct Join<'r> {
     env: Vec<Option<TermId>>,
     /// The positive body atoms matched so far.
     body: Vec<AtomId>,
-    found: Vec<Found>,
 }
 
 /// Which literals are done: bit `i` of `pos` for positive literal `i`, of
@@ -53,16 +50,16 @@ enum CmpStep {
 }
 
 /// The facts a positive literal may match: a range of fact numbers, or a
-/// range `lo..hi` of the index list under `key` of relation `rel`.
+/// range `lo..hi` of the literal's relation's index list `list`.
 enum Candidates {
     Range(u32, u32),
-    List(usize, (u32, TermId), u32, u32),
+    List(u32, u32, u32),
 }
 
 impl Candidates {
     fn len(&self) -> u32 {
         match *self {
-            Candidates::Range(lo, hi) | Candidates::List(_, _, lo, hi) => hi - lo,
+            Candidates::Range(lo, hi) | Candidates::List(_, lo, hi) => hi - lo,
         }
     }
 }
@@ -77,24 +74,22 @@ enum Cheapest {
 }
 
 impl Grounder {
-    /// Every instance of a rule; `delta` is the literal that reads only
-    /// this round's new facts.
-    pub(super) fn instances(
+    /// Finds and records every instance of a rule; `delta` is the literal
+    /// that reads only this round's new facts.
+    pub(super) fn run(
         &mut self,
         rule: &Prepared,
         rels: &RuleRels,
         delta: Option<usize>,
-    ) -> Result<Vec<Found>, Diagnostic> {
+    ) -> Result<(), Diagnostic> {
         let mut join = Join {
             rule,
             rels,
             delta,
             env: vec![None; rule.vars],
             body: Vec::new(),
-            found: Vec::new(),
         };
-        self.join(&mut join, Done { pos: 0, cmp: 0 })?;
-        Ok(join.found)
+        self.join(&mut join, Done { pos: 0, cmp: 0 })
     }
 
     fn join(&mut self, j: &mut Join, done: Done) -> Result<(), Diagnostic> {
@@ -156,7 +151,7 @@ impl Grounder {
             return Ok(());
         };
         if self.terms.depth(v) > self.limits.max_term_depth {
-            return Err(self.too_big(rule.span, "a term nests too deeply"));
+            return Err(self.too_big(rule.span, Reached::Depth));
         }
         let mut trail = Vec::new();
         if unify(pat, v, &mut j.env, &mut trail, &self.terms) {
@@ -175,16 +170,9 @@ impl Grounder {
             Cheapest::AllMatched => return self.leaf(j),
             Cheapest::Literal(i, c) => (i, c),
         };
-        let candidates: Vec<u32> = match candidates {
-            Candidates::Range(lo, hi) => (lo..hi).collect(),
-            Candidates::List(rel, key, lo, hi) => self.rels[rel]
-                .index
-                .get(&key)
-                .map_or(Vec::new(), |list| list[lo as usize..hi as usize].to_vec()),
-        };
         self.work += candidates.len() as u64;
         if self.work > self.limits.max_work {
-            return Err(self.too_big(j.rule.span, "joining this rule's body takes too long"));
+            return Err(self.too_big(j.rule.span, Reached::Work));
         }
         let atom = &j.rule.pos[i];
         let rel = j.rels.pos[i];
@@ -193,7 +181,15 @@ impl Grounder {
             ..done
         };
         let mut trail = Vec::new();
-        for f in candidates {
+        let (lo, hi) = match candidates {
+            Candidates::Range(lo, hi) | Candidates::List(_, lo, hi) => (lo, hi),
+        };
+        for k in lo..hi {
+            // Lists only grow while the join runs, so `k` stays in range.
+            let f = match candidates {
+                Candidates::Range(..) => k,
+                Candidates::List(list, ..) => self.rels[rel].lists[list as usize][k as usize],
+            };
             trail.clear();
             let fact = self.rels[rel].fact(f);
             let matched = atom
@@ -240,35 +236,21 @@ impl Grounder {
 
     /// Every literal matched: the head and the negative literals are ground.
     fn leaf(&mut self, j: &mut Join) -> Result<(), Diagnostic> {
-        let rule = j.rule;
-        let head = rule
-            .head
-            .args
-            .iter()
-            .map(|p| self.build(p, &j.env))
-            .collect::<Option<Box<[TermId]>>>();
-        let Some(head) = head else {
-            return Ok(());
-        };
-        let mut neg = Vec::with_capacity(rule.neg.len());
-        for (a, &rel) in rule.neg.iter().zip(&j.rels.neg) {
-            let args = a
-                .args
-                .iter()
-                .map(|p| self.build(p, &j.env))
-                .collect::<Option<Box<[TermId]>>>();
-            // Arithmetic that fails in a negated atom: the atom cannot
-            // hold, so the literal is true and is left out.
-            if let Some(args) = args {
-                neg.push((rel, args));
+        let mut head = std::mem::take(&mut self.scratch);
+        head.clear();
+        for p in j.rule.head.args.iter() {
+            match self.build(p, &j.env) {
+                Some(t) => head.push(t),
+                None => break, // arithmetic failed: no instance
             }
         }
-        j.found.push(Found {
-            head,
-            pos: j.body.clone(),
-            neg,
-        });
-        Ok(())
+        let complete = head.len() == j.rule.head.args.len();
+        let result = match complete {
+            true => self.emit(j.rule, j.rels, &head, &j.body, &j.env),
+            false => Ok(()),
+        };
+        self.scratch = head;
+        result
     }
 
     /// Where the facts that positive literal `i` may match lie: the shortest
@@ -284,12 +266,13 @@ impl Grounder {
         };
         let mut best = Candidates::Range(lo, hi);
         let mut consider = |key: (u32, TermId)| -> bool {
-            let Some(list) = r.index.get(&key) else {
+            let Some(&id) = r.index.get(&key) else {
                 return false;
             };
+            let list = &r.lists[id as usize];
             let a = list.partition_point(|&f| f < lo) as u32;
             let b = list.partition_point(|&f| f < hi) as u32;
-            let c = Candidates::List(rel, key, a, b);
+            let c = Candidates::List(id, a, b);
             if c.len() < best.len() {
                 best = c;
             }
@@ -304,8 +287,11 @@ impl Grounder {
                 }
             } else if self.is_bound(p, env) {
                 return Candidates::Range(0, 0); // a bound term that does not exist
-            } else if let Pat::App(_, sub) = p {
-                for (k, q) in sub.iter().enumerate().take(PATH_STRIDE as usize - 1) {
+            } else if let Pat::App(name, sub) = p {
+                if !consider((path + FUNCTOR, TermId(name.0))) {
+                    return Candidates::Range(0, 0);
+                }
+                for (k, q) in sub.iter().enumerate().take(SUB_ARGS) {
                     if let Some(t) = self.lookup(q, env) {
                         if !consider((path + 1 + k as u32, t)) {
                             return Candidates::Range(0, 0);
@@ -345,7 +331,7 @@ impl Grounder {
     }
 
     /// Builds the ground term of a bound pattern; `None` if arithmetic fails.
-    fn build(&mut self, p: &Pat, env: &[Option<TermId>]) -> Option<TermId> {
+    pub(super) fn build(&mut self, p: &Pat, env: &[Option<TermId>]) -> Option<TermId> {
         match p {
             Pat::Var(v) => env[*v as usize],
             Pat::Ground(t) => Some(*t),

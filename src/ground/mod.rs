@@ -5,9 +5,12 @@
 //! the rules with negation ignored, `true` fed from `init`/`next` and `does`
 //! from `legal`), and every ground instance of every rule whose positive body
 //! holds in that model, with arithmetic and comparisons already evaluated.
-//! Holds: semi-naive evaluation, so each instance is produced once; a
-//! [`Limits`] guard turns a blow-up into a GROUNDING diagnostic instead of an
-//! exhausted machine.
+//! Holds: semi-naive evaluation, so each instance is produced once; each
+//! round runs only the rules that read a relation with new facts. Every
+//! instance is recorded as soon as the join finds it and the [`Limits`] are
+//! checked at each one, so a blow-up becomes a GROUNDING diagnostic in
+//! bounded time and memory instead of an exhausted machine; the diagnostic
+//! says whether the game grows without bound or is finite but too large.
 
 mod aggregate;
 mod join;
@@ -17,9 +20,9 @@ pub mod terms;
 use crate::diag::{Diagnostic, codes};
 use crate::gdl::Relation as Reserved;
 use crate::syntax::{Program, Span, Sym, Symbols, Syntax};
-use join::Found;
 use prepare::{PAtom, Pat, Prepared, RelKey};
 use rustc_hash::FxHashMap;
+use terms::Extent;
 pub use terms::{GTerm, TermId, TermTable};
 
 /// Bounds that keep grounding finite and fast.
@@ -108,18 +111,30 @@ impl Ground {
 }
 
 /// Index keys are (path, term): path `pos * PATH_STRIDE` is argument `pos`,
-/// `pos * PATH_STRIDE + 1 + k` is argument `k` of a compound argument `pos`.
+/// `pos * PATH_STRIDE + 1 + k` is argument `k` of a compound argument `pos`
+/// (for `k < SUB_ARGS`), and `pos * PATH_STRIDE + FUNCTOR` keys the function
+/// name of a compound argument `pos` (its [`Sym`] number in place of a term).
 const PATH_STRIDE: u32 = 16;
+const FUNCTOR: u32 = PATH_STRIDE - 1;
+const SUB_ARGS: usize = PATH_STRIDE as usize - 2;
+
+/// Rounds a game must have run before a limit reached is blamed on growth.
+const GROWTH_ROUNDS: u32 = 8;
 
 /// One relation of the relaxed model: its facts in insertion order, with
-/// an index per argument position.
+/// an index per argument position. Arguments are stored once, flat.
 struct Relation {
     name: Sym,
     arity: usize,
     args: Vec<TermId>,
     atoms: Vec<AtomId>,
-    set: FxHashMap<Box<[TermId]>, u32>,
-    index: FxHashMap<(u32, TermId), Vec<u32>>,
+    /// The first fact with each hash of arguments; `same_hash[f]` is the
+    /// next fact after `f` with the same hash (`u32::MAX`: none).
+    set: FxHashMap<u64, u32>,
+    same_hash: Vec<u32>,
+    /// The facts (in order) with a term at a path: `lists[index[key]]`.
+    index: FxHashMap<(u32, TermId), u32>,
+    lists: Vec<Vec<u32>>,
     /// Facts `0..old` were seen by every rule in earlier rounds; `old..cur`
     /// are this round's delta.
     old: u32,
@@ -131,6 +146,33 @@ impl Relation {
         let a = self.arity;
         &self.args[i as usize * a..i as usize * a + a]
     }
+
+    /// Adds fact `f` to the list of facts with term `t` at `path`.
+    fn index(&mut self, path: u32, t: TermId, f: u32) {
+        let next = self.lists.len() as u32;
+        let list = *self.index.entry((path, t)).or_insert(next);
+        if list == next {
+            self.lists.push(Vec::new());
+        }
+        self.lists[list as usize].push(f);
+    }
+
+    /// The number of the fact with these arguments, if it holds.
+    fn find(&self, args: &[TermId]) -> Option<u32> {
+        let mut f = *self.set.get(&hash_args(args))?;
+        while f != u32::MAX {
+            if self.fact(f) == args {
+                return Some(f);
+            }
+            f = self.same_hash[f as usize];
+        }
+        None
+    }
+}
+
+fn hash_args(args: &[TermId]) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(args)
 }
 
 /// Grounds a checked program.
@@ -146,12 +188,15 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
         heads: Vec::new(),
         starts: vec![0],
         lits: Vec::new(),
-        pending_neg: Vec::new(),
+        pending_rels: Vec::new(),
+        pending_args: Vec::new(),
         limits: *limits,
         work: 0,
+        extents: Vec::new(),
         symbols: program.symbols.clone(),
         syntax: program.syntax,
         last_span: Span::default(),
+        scratch: Vec::new(),
     };
     let mut rules = Vec::new();
     let mut errors = Vec::new();
@@ -187,19 +232,39 @@ struct Grounder {
     terms: TermTable,
     rels: Vec<Relation>,
     rel_ids: FxHashMap<RelKey, usize>,
-    atoms: Vec<GroundAtom>,
+    /// Each ground atom as (relation, fact number in it).
+    atoms: Vec<(u32, u32)>,
     heads: Vec<AtomId>,
     starts: Vec<u32>,
-    /// Literals of the rules found so far; negative literals are stored as
-    /// indices into `pending_neg` until the model is complete.
+    /// Literals of the rules found so far; negative literal `i` is stored
+    /// as `Lit::new(AtomId(i), true)` until the model is complete: its
+    /// relation is `pending_rels[i]`, its arguments the next `arity` terms
+    /// of `pending_args`.
     lits: Vec<Lit>,
-    pending_neg: Vec<(usize, Box<[TermId]>)>,
+    pending_rels: Vec<u32>,
+    pending_args: Vec<TermId>,
     limits: Limits,
+    /// Candidate facts tried by the joins so far.
     work: u64,
+    /// The extent of the term table at the start of each round (round 0:
+    /// the program's own terms), to tell growth from mere size.
+    extents: Vec<Extent>,
     symbols: Symbols,
     syntax: Syntax,
     /// The rule that added the latest new fact, for errors about growth.
     last_span: Span,
+    /// A buffer for the arguments of an atom being built.
+    scratch: Vec<TermId>,
+}
+
+/// The bound of [`Limits`] that grounding reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reached {
+    Atoms,
+    Rules,
+    Work,
+    Rounds,
+    Depth,
 }
 
 /// The relations (indices into `Grounder::rels`) of one rule's head,
@@ -221,7 +286,9 @@ impl Grounder {
             args: Vec::new(),
             atoms: Vec::new(),
             set: FxHashMap::default(),
+            same_hash: Vec::new(),
             index: FxHashMap::default(),
+            lists: Vec::new(),
             old: 0,
             cur: 0,
         });
@@ -252,185 +319,249 @@ impl Grounder {
         ]
     }
 
-    fn too_big(&self, span: Span, what: &str) -> Diagnostic {
+    /// The GROUNDING error for a bound reached while `span`'s rule ran:
+    /// which bound, a fact the rule was producing, and either the advice
+    /// for a relation that grows without bound or, for a finite game, the
+    /// sizes reached against the limits.
+    fn too_big(&self, span: Span, reached: Reached) -> Diagnostic {
+        let limits = &self.limits;
+        let what = match reached {
+            Reached::Atoms => format!("more than {} ground atoms", limits.max_atoms),
+            Reached::Rules => format!("more than {} ground rules", limits.max_rules),
+            Reached::Work => format!(
+                "more than {} candidate facts tried while joining rule bodies",
+                limits.max_work
+            ),
+            Reached::Rounds => format!(
+                "recursion still adds facts after {} rounds",
+                limits.max_rounds
+            ),
+            Reached::Depth => "a term nests too deeply".to_string(),
+        };
         let mut d = Diagnostic::error(
             codes::GROUNDING,
             span,
             format!("grounding this game is too large: {what}"),
         );
-        if let Some(atom) = self.atoms.last() {
-            let args: Vec<String> = atom
-                .args
-                .iter()
-                .map(|&t| self.terms.show(t, &self.symbols, self.syntax).to_string())
-                .collect();
-            let name = self.symbols.name(atom.rel);
-            let shown = match self.syntax {
-                Syntax::Kif => format!("({name} {})", args.join(" ")),
-                Syntax::Rules => format!("{name}({})", args.join(", ")),
-            };
-            let shown = match shown.char_indices().nth(60) {
-                Some((cut, _)) => format!("{}…", &shown[..cut]),
-                None => shown,
-            };
+        if let Some(shown) = self.latest_fact() {
             d = d.with_note(format!(
                 "this rule was still producing new facts such as `{shown}`"
             ));
         }
-        d.with_note(
-            "a relation probably grows without bound (a counter with no upper limit, or a \
-             term that nests deeper each step); bound it with a comparison such as `N < 100`",
-        )
+        if reached == Reached::Depth || self.still_growing() {
+            return d.with_note(
+                "a relation probably grows without bound (a counter with no upper limit, or a \
+                 term that nests deeper each step); bound it with a comparison such as `N < 100`",
+            );
+        }
+        d.with_note(format!(
+            "no relation grows without bound, but the game is larger than grounding allows: \
+             it reached {} ground atoms (limit {}), {} ground rules (limit {}) and {} candidate \
+             facts tried (limit {}) in {} round{}",
+            self.atoms.len(),
+            limits.max_atoms,
+            self.heads.len(),
+            limits.max_rules,
+            self.work,
+            limits.max_work,
+            self.round(),
+            if self.round() == 1 { "" } else { "s" },
+        ))
+    }
+
+    /// The latest new fact, as the user writes it, cut to 60 characters.
+    fn latest_fact(&self) -> Option<String> {
+        let &(rel, fact) = self.atoms.last()?;
+        let rel = &self.rels[rel as usize];
+        let args: Vec<String> = rel
+            .fact(fact)
+            .iter()
+            .map(|&t| self.terms.show(t, &self.symbols, self.syntax).to_string())
+            .collect();
+        let name = self.symbols.name(rel.name);
+        let shown = match self.syntax {
+            Syntax::Kif => format!("({name} {})", args.join(" ")),
+            Syntax::Rules => format!("{name}({})", args.join(", ")),
+        };
+        Some(match shown.char_indices().nth(60) {
+            Some((cut, _)) => format!("{}…", &shown[..cut]),
+            None => shown,
+        })
+    }
+
+    /// Rounds of the fixpoint started so far.
+    fn round(&self) -> u32 {
+        self.extents.len().saturating_sub(1) as u32
+    }
+
+    /// Whether grounding still makes ever larger terms: after a few rounds,
+    /// the deepest term or the largest integer is larger now than halfway
+    /// through and than anything the program itself writes. A finite game
+    /// makes its largest terms early and then only combines them.
+    fn still_growing(&self) -> bool {
+        let round = self.round();
+        let now = self.terms.extent();
+        round >= GROWTH_ROUNDS
+            && now.exceeds(self.extents[round as usize / 2])
+            && now.exceeds(self.extents[0])
     }
 
     /// Semi-naive evaluation to the relaxed model, recording every ground
-    /// rule on the way; `rels[i]` are the relations of `rules[i]`. When the
-    /// rules add nothing, the aggregates' candidate values are brought up
-    /// to date, and evaluation goes on while they grow.
+    /// rule on the way; `rels[i]` are the relations of `rules[i]`. Facts
+    /// run once; then each round runs, in rule order, every positive
+    /// literal of a relation with new facts as the delta literal. When the
+    /// rules add nothing, the aggregates' candidate values are brought up to
+    /// date, and evaluation goes on while they grow.
     fn solve(
         &mut self,
         rules: &[Prepared],
         rels: &[RuleRels],
         aggregates: &[aggregate::AggSpec],
     ) -> Result<(), Diagnostic> {
-        let mut first = true;
-        for round in 0.. {
-            if round == self.limits.max_rounds {
-                return Err(self.too_big(
-                    self.last_span,
-                    &format!("recursion still adds facts after {round} rounds"),
-                ));
+        let mut readers: Vec<Vec<(u32, u32)>> = vec![Vec::new(); self.rels.len()];
+        for (r, rule_rels) in rels.iter().enumerate() {
+            for (i, &rel) in rule_rels.pos.iter().enumerate() {
+                readers[rel].push((r as u32, i as u32));
             }
-            for rel in &mut self.rels {
-                rel.cur = rel.atoms.len() as u32;
+        }
+        self.extents.push(self.terms.extent());
+        for (rule, rule_rels) in rules.iter().zip(rels) {
+            if rule.pos.is_empty() {
+                self.run(rule, rule_rels, None)?;
             }
-            let any_delta = self.rels.iter().any(|r| r.cur > r.old);
-            if !first && !any_delta {
-                if self.aggregate_candidates(aggregates)? {
-                    for rel in &mut self.rels {
-                        rel.cur = rel.atoms.len() as u32;
-                    }
-                } else {
-                    break;
+        }
+        let mut due = Vec::new();
+        loop {
+            self.extents.push(self.terms.extent());
+            self.due_readers(&readers, &mut due);
+            if due.is_empty() {
+                if !self.aggregate_candidates(aggregates)? {
+                    return Ok(());
+                }
+                self.due_readers(&readers, &mut due);
+                if due.is_empty() {
+                    return Ok(());
                 }
             }
-            for (rule, rels) in rules.iter().zip(rels) {
-                if rule.pos.is_empty() {
-                    if first {
-                        self.run(rule, rels, None)?;
-                    }
-                    continue;
-                }
-                for (i, &rel) in rels.pos.iter().enumerate() {
-                    let r = &self.rels[rel];
-                    if r.cur > r.old {
-                        self.run(rule, rels, Some(i))?;
-                    }
-                }
+            if self.round() >= self.limits.max_rounds {
+                return Err(self.too_big(self.last_span, Reached::Rounds));
+            }
+            due.sort_unstable();
+            for &(r, i) in &due {
+                let r = r as usize;
+                self.run(&rules[r], &rels[r], Some(i as usize))?;
             }
             for rel in &mut self.rels {
                 rel.old = rel.cur;
             }
-            first = false;
         }
-        Ok(())
     }
 
-    /// Finds and records every instance of a rule; `delta` is the literal
-    /// that reads only this round's new facts.
-    fn run(
+    /// The (rule, literal) pairs to run this round: the readers of every
+    /// relation with facts new since the last round.
+    fn due_readers(&mut self, readers: &[Vec<(u32, u32)>], due: &mut Vec<(u32, u32)>) {
+        due.clear();
+        for (rel, readers) in self.rels.iter_mut().zip(readers) {
+            rel.cur = rel.atoms.len() as u32;
+            if rel.cur > rel.old {
+                due.extend_from_slice(readers);
+            }
+        }
+    }
+
+    /// Records one instance found by a join: the head fact (added to the
+    /// model) and, unless the rule is a bridge, the ground rule with its
+    /// positive body atoms `body`. Negative literals, ground under `env`,
+    /// are kept pending until the model is complete.
+    fn emit(
         &mut self,
         rule: &Prepared,
         rels: &RuleRels,
-        delta: Option<usize>,
+        head: &[TermId],
+        body: &[AtomId],
+        env: &[Option<TermId>],
     ) -> Result<(), Diagnostic> {
-        for found in self.instances(rule, rels, delta)? {
-            self.emit(rule, rels.head, found)?;
-        }
-        Ok(())
-    }
-
-    /// Records one instance: the head fact (added to the model) and, unless
-    /// the rule is a bridge, the ground rule. Negative literals are kept as
-    /// pending (relation, arguments) until the model is complete.
-    fn emit(&mut self, rule: &Prepared, head_rel: usize, found: Found) -> Result<(), Diagnostic> {
-        for &t in found.head.iter() {
-            if self.terms.depth(t) > self.limits.max_term_depth {
-                return Err(self.too_big(rule.span, "a term nests too deeply"));
-            }
+        if head
+            .iter()
+            .any(|&t| self.terms.depth(t) > self.limits.max_term_depth)
+        {
+            return Err(self.too_big(rule.span, Reached::Depth));
         }
         let before = self.atoms.len();
-        let head_atom = self.insert(head_rel, found.head, rule.span)?;
-        if self.atoms.len() > before {
+        let head_atom = self.insert(rels.head, head, rule.span)?;
+        if self.atoms.len() > before && !rule.bridge {
             self.last_span = rule.span;
         }
         if rule.bridge {
             return Ok(());
         }
+        if self.heads.len() >= self.limits.max_rules {
+            return Err(self.too_big(rule.span, Reached::Rules));
+        }
         self.heads.push(head_atom);
-        self.lits
-            .extend(found.pos.into_iter().map(|a| Lit::new(a, false)));
-        for (rel, args) in found.neg {
-            self.lits
-                .push(Lit::new(AtomId(self.pending_neg.len() as u32), true));
-            self.pending_neg.push((rel, args));
+        self.lits.extend(body.iter().map(|&a| Lit::new(a, false)));
+        for (atom, &rel) in rule.neg.iter().zip(&rels.neg) {
+            let mark = self.pending_args.len();
+            for p in atom.args.iter() {
+                match self.build(p, env) {
+                    Some(t) => self.pending_args.push(t),
+                    // Arithmetic that fails in a negated atom: the atom
+                    // cannot hold, so the literal is true and is left out.
+                    None => break,
+                }
+            }
+            if self.pending_args.len() - mark < atom.args.len() {
+                self.pending_args.truncate(mark);
+                continue;
+            }
+            let pending = AtomId(self.pending_rels.len() as u32);
+            self.lits.push(Lit::new(pending, true));
+            self.pending_rels.push(rel as u32);
         }
         self.starts.push(self.lits.len() as u32);
-        if self.heads.len() > self.limits.max_rules {
-            return Err(self.too_big(
-                rule.span,
-                &format!("more than {} ground rules", self.limits.max_rules),
-            ));
-        }
         Ok(())
     }
 
-    fn insert(
-        &mut self,
-        rel: usize,
-        args: Box<[TermId]>,
-        span: Span,
-    ) -> Result<AtomId, Diagnostic> {
-        if let Some(&i) = self.rels[rel].set.get(&args) {
-            return Ok(self.rels[rel].atoms[i as usize]);
+    fn insert(&mut self, rel: usize, args: &[TermId], span: Span) -> Result<AtomId, Diagnostic> {
+        if let Some(f) = self.rels[rel].find(args) {
+            return Ok(self.rels[rel].atoms[f as usize]);
         }
         if self.atoms.len() >= self.limits.max_atoms {
-            return Err(self.too_big(
-                span,
-                &format!("more than {} ground atoms", self.limits.max_atoms),
-            ));
+            return Err(self.too_big(span, Reached::Atoms));
         }
         let id = AtomId(self.atoms.len() as u32);
-        self.atoms.push(GroundAtom {
-            rel: self.rels[rel].name,
-            args: args.clone(),
-        });
         let r = &mut self.rels[rel];
         let f = r.atoms.len() as u32;
+        self.atoms.push((rel as u32, f));
         for (pos, &t) in args.iter().enumerate() {
             let path = pos as u32 * PATH_STRIDE;
-            r.index.entry((path, t)).or_default().push(f);
-            if let GTerm::App(_, sub) = self.terms.term(t) {
-                for (k, &u) in sub.iter().enumerate().take(PATH_STRIDE as usize - 1) {
-                    r.index.entry((path + 1 + k as u32, u)).or_default().push(f);
+            r.index(path, t, f);
+            if let GTerm::App(name, sub) = self.terms.term(t) {
+                r.index(path + FUNCTOR, TermId(name.0), f);
+                for (k, &u) in sub.iter().enumerate().take(SUB_ARGS) {
+                    r.index(path + 1 + k as u32, u, f);
                 }
             }
         }
-        r.args.extend_from_slice(&args);
+        r.args.extend_from_slice(args);
         r.atoms.push(id);
-        r.set.insert(args, f);
+        let first = r.set.entry(hash_args(args)).or_insert(u32::MAX);
+        r.same_hash.push(std::mem::replace(first, f));
         Ok(id)
     }
 
     /// Resolves the pending negative literals against the complete model:
     /// an atom outside it never holds, so its negation is dropped.
     fn finish(self, syntax: Syntax) -> Ground {
+        let mut offset = 0;
         let resolved: Vec<Option<AtomId>> = self
-            .pending_neg
+            .pending_rels
             .iter()
-            .map(|(rel, args)| {
-                let r = &self.rels[*rel];
-                r.set.get(args).map(|&f| r.atoms[f as usize])
+            .map(|&rel| {
+                let r = &self.rels[rel as usize];
+                let args = &self.pending_args[offset..offset + r.arity];
+                offset += r.arity;
+                r.find(args).map(|f| r.atoms[f as usize])
             })
             .collect();
         let mut lits = Vec::with_capacity(self.lits.len());
@@ -446,11 +577,22 @@ impl Grounder {
             }
             starts.push(lits.len() as u32);
         }
+        let atoms = self
+            .atoms
+            .iter()
+            .map(|&(rel, fact)| {
+                let r = &self.rels[rel as usize];
+                GroundAtom {
+                    rel: r.name,
+                    args: r.fact(fact).into(),
+                }
+            })
+            .collect();
         Ground {
             syntax,
             symbols: self.symbols,
             terms: self.terms,
-            atoms: self.atoms,
+            atoms,
             heads: self.heads,
             starts,
             lits,

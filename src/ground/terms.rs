@@ -3,7 +3,9 @@
 //! In: symbols and integers. Out: [`TermId`]s, one per distinct ground term,
 //! so equality of terms is equality of ids. Holds: a term's arguments are
 //! interned before the term itself, so ids grow with nesting; the depth of
-//! every term is kept to stop runaway nesting during grounding.
+//! every term is kept to stop runaway nesting during grounding, and the
+//! table's [`Extent`] (deepest term, largest integer) shows whether grounding
+//! still makes ever larger terms.
 
 use crate::syntax::print::{Shape, TermView};
 use crate::syntax::{Show, Sym, Symbols, Syntax, Term, TermKind};
@@ -25,6 +27,22 @@ pub struct TermTable {
     terms: Vec<GTerm>,
     depths: Vec<u32>,
     ids: FxHashMap<GTerm, TermId>,
+    extent: Extent,
+}
+
+/// How large the terms of a table are: the deepest nesting and the largest
+/// integer magnitude among them. Only grows as terms are added.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extent {
+    pub depth: u32,
+    pub magnitude: u64,
+}
+
+impl Extent {
+    /// Whether `self` has a deeper term or a larger integer than `other`.
+    pub fn exceeds(self, other: Extent) -> bool {
+        self.depth > other.depth || self.magnitude > other.magnitude
+    }
 }
 
 impl TermTable {
@@ -36,6 +54,10 @@ impl TermTable {
             GTerm::App(_, args) => 1 + args.iter().map(|a| self.depth(*a)).max().unwrap_or(0),
             _ => 0,
         };
+        if let GTerm::Int(i) = term {
+            self.extent.magnitude = self.extent.magnitude.max(i.unsigned_abs());
+        }
+        self.extent.depth = self.extent.depth.max(depth);
         let id = TermId(self.terms.len() as u32);
         self.terms.push(term.clone());
         self.depths.push(depth);
@@ -53,6 +75,10 @@ impl TermTable {
 
     pub fn depth(&self, id: TermId) -> u32 {
         self.depths[id.0 as usize]
+    }
+
+    pub fn extent(&self) -> Extent {
+        self.extent
     }
 
     pub fn int(&self, id: TermId) -> Option<i64> {

@@ -3,6 +3,9 @@
 //! In: text. Out: a [`Program`] in the core AST, or located diagnostics.
 //! Holds: symbols are lower-cased, as GGP systems treat KIF case-insensitively;
 //! numbers stay constants (GDL has no arithmetic); `distinct` becomes `Ne`.
+//! The logical operators ([`OPERATORS`]) are KIF's reserved words, never
+//! constants: a relation, function or object named by one is refused, so a
+//! doubled `<=` cannot silently change a rule.
 
 use super::SourceMap;
 use super::ast::*;
@@ -17,6 +20,14 @@ struct KifParser;
 
 /// Deepest list nesting accepted; deeper input is refused before parsing.
 const MAX_DEPTH: usize = 200;
+
+/// The words GDL gives a logical meaning at the head of a list (`and` as
+/// KIF has it); none of them names a relation, a function or an object.
+const OPERATORS: [&str; 5] = ["<=", "not", "or", "and", "distinct"];
+
+fn is_operator(word: &str) -> bool {
+    OPERATORS.contains(&word)
+}
 
 /// A parsed s-expression, before it is given GDL meaning.
 enum Sx {
@@ -193,13 +204,17 @@ impl Reader {
 
     fn sentence(&mut self, sx: &Sx) -> Option<Atom> {
         match sx {
+            Sx::Word(w, span) if is_operator(w) => {
+                self.error(*span, format!("`{w}` cannot be used as a relation here"));
+                None
+            }
             Sx::Word(w, span) => Some(Atom {
                 rel: self.symbols.intern(w),
                 args: Vec::new(),
                 span: *span,
             }),
             Sx::List(items, span) => match items.first() {
-                Some(Sx::Word(w, _)) if !matches!(w.as_str(), "<=" | "not" | "or" | "and") => {
+                Some(Sx::Word(w, _)) if !is_operator(w) => {
                     let rel = self.symbols.intern(w);
                     let args = items[1..].iter().map(|t| self.term(t)).collect();
                     Some(Atom {
@@ -286,6 +301,21 @@ impl Reader {
     }
 
     fn term(&mut self, sx: &Sx) -> Term {
+        let operator = match sx {
+            Sx::Word(w, span) if is_operator(w) => Some((w, *span)),
+            Sx::List(items, _) => match items.first() {
+                Some(Sx::Word(w, span)) if is_operator(w) => Some((w, *span)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some((w, span)) = operator {
+            self.error(
+                span,
+                format!("`{w}` cannot be used as a constant or function here"),
+            );
+            return Term::new(TermKind::Const(self.symbols.intern("?")), sx.span());
+        }
         match sx {
             Sx::Word(w, span) => Term::new(TermKind::Const(self.symbols.intern(w)), *span),
             Sx::Var(v, span) => Term::new(TermKind::Var(self.symbols.intern(v)), *span),
