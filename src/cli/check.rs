@@ -1,12 +1,14 @@
 //! `tabula check FILE...`: parse and check game files, print diagnostics.
 //!
-//! In: file paths and options. Out: diagnostics on stderr, sizes on stdout
-//! with `--explain`, and the exit code: 0 if every file is valid (warnings
+//! In: file paths and options. Out: diagnostics on stderr (with the
+//! warnings of `--playouts` seeded random playouts of each valid file),
+//! sizes and the playouts' depth and branching on stdout with `--explain`, and the exit code: 0 if every file is valid (warnings
 //! allowed), 1 if any is invalid, 2 for a usage or I/O error (a file that
 //! cannot be opened). A file that is not UTF-8 or does not parse is invalid.
 //! Files open as in every other command ([`super::open_file`]).
 
-use super::{EXIT_OK, GameOptions, open_file};
+use super::{EXIT_OK, GameOptions, open_file, print_diagnostics};
+use crate::check::simulate::{Budget, Observed, simulate};
 use crate::load::Loaded;
 use std::path::{Path, PathBuf};
 
@@ -20,6 +22,10 @@ pub struct Args {
     /// Print the sizes of each valid file (relations, rules, strata) on stdout.
     #[arg(long)]
     pub explain: bool,
+    /// Random playouts played to find goals, moves or ends that misbehave
+    /// (0 skips them). Without it, at most 100 in at most 0.4 s.
+    #[arg(long, value_name = "N")]
+    pub playouts: Option<u32>,
 }
 
 pub fn run(args: Args) -> i32 {
@@ -30,15 +36,28 @@ pub fn run(args: Args) -> i32 {
     let mut code = EXIT_OK;
     for path in &args.files {
         match open_file(path, &args.options, &overrides) {
-            Ok(loaded) if args.explain => print_summary(path, &loaded),
-            Ok(_) => {}
+            Ok(loaded) => {
+                let budget = match args.playouts {
+                    Some(playouts) => Budget {
+                        playouts,
+                        time: None,
+                        ..Budget::default()
+                    },
+                    None => Budget::default(),
+                };
+                let (warnings, observed) = simulate(&loaded.game, &budget);
+                print_diagnostics(&warnings, 0, &loaded.sources, path);
+                if args.explain {
+                    print_summary(path, &loaded, &observed);
+                }
+            }
             Err(c) => code = code.max(c),
         }
     }
     code
 }
 
-fn print_summary(path: &Path, loaded: &Loaded) {
+fn print_summary(path: &Path, loaded: &Loaded, observed: &Observed) {
     let (game, summary) = (&loaded.game, &loaded.summary);
     let ground = game.ground_stats();
     let net = game.stats();
@@ -64,6 +83,16 @@ fn print_summary(path: &Path, loaded: &Loaded) {
         let mut names: Vec<&str> = stratum.iter().map(|s| game.symbols.name(*s)).collect();
         names.sort_unstable();
         text.push_str(&format!("  stratum {i}: {}\n", names.join(" ")));
+    }
+    if observed.playouts > 0 {
+        text.push_str(&format!(
+            "  playouts      {} ({} ended)\n  depth         mean {:.1}, max {}\n  branching     mean {:.1}\n",
+            observed.playouts,
+            observed.finished,
+            observed.mean_depth,
+            observed.max_depth,
+            observed.mean_branching
+        ));
     }
     out!("{text}");
 }
