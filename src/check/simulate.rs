@@ -238,9 +238,10 @@ impl Run<'_> {
                 Diagnostic::global_warning(
                     codes::NEVER_THROWN,
                     format!(
-                        "chance move{} {} never thrown in {playouts} random playouts",
-                        if never.len() == 1 { " was" } else { "s were" },
-                        shorten(&never)
+                        "chance move{} {} {} never thrown in {playouts} random playouts",
+                        if never.len() == 1 { "" } else { "s" },
+                        shorten(&never),
+                        if never.len() == 1 { "was" } else { "were" }
                     ),
                 )
                 .with_note("a die that is never rolled, or an outcome whose weight is too small to come up"),
