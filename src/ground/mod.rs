@@ -242,7 +242,14 @@ impl Grounder {
         ]
     }
 
+    /// `GROUNDING` at the rule that keeps producing facts (a bridge rule,
+    /// which has no place, stands for the last real rule that added one).
     fn too_big(&self, span: Span, what: &str) -> Diagnostic {
+        let span = if span == Span::default() {
+            self.last_span
+        } else {
+            span
+        };
         let mut d = Diagnostic::error(
             codes::GROUNDING,
             span,
@@ -267,10 +274,38 @@ impl Grounder {
                 "this rule was still producing new facts such as `{shown}`"
             ));
         }
-        d.with_note(
-            "a relation probably grows without bound (a counter with no upper limit, or a \
-             term that nests deeper each step); bound it with a comparison such as `N < 100`",
-        )
+        d.with_note(self.growth_note())
+    }
+
+    /// What to do about the growth the last fact shows: a counter far below
+    /// zero goes down, one far above goes up.
+    fn growth_note(&self) -> &'static str {
+        const FAR: i64 = 1_000;
+        let mut stack: Vec<TermId> = self.atoms.last().map_or(Vec::new(), |a| a.args.to_vec());
+        let (mut low, mut high) = (false, false);
+        while let Some(t) = stack.pop() {
+            match self.terms.term(t) {
+                GTerm::Int(i) => {
+                    low |= *i < -FAR;
+                    high |= *i > FAR;
+                }
+                GTerm::App(_, sub) if stack.len() < 256 => stack.extend(sub.iter()),
+                _ => {}
+            }
+        }
+        match (low, high) {
+            (true, false) => {
+                "a counter goes down without bound; bound it with a comparison such as `N >= 0`"
+            }
+            (false, true) => {
+                "a counter goes up without bound; bound it with a comparison such as `N < 100`"
+            }
+            _ => {
+                "a relation probably grows without bound (a counter with no upper limit, or a \
+                 term that nests deeper each step); bound it with a comparison such as \
+                 `N < 100` (or `N >= 0` for one that goes down)"
+            }
+        }
     }
 
     /// Semi-naive evaluation to the relaxed model, recording every ground
@@ -338,7 +373,7 @@ impl Grounder {
         }
         let before = self.atoms.len();
         let head_atom = self.insert(head_rel, found.head, rule.span)?;
-        if self.atoms.len() > before {
+        if self.atoms.len() > before && !rule.bridge {
             self.last_span = rule.span;
         }
         if rule.bridge {
