@@ -86,7 +86,10 @@ pub fn build(program: Program, sources: SourceMap) -> Result<Loaded, Failed> {
     // infinite or too large instantiation, a goal that is not an integer).
     match Game::new(&program, &Limits::default()) {
         Ok(game) => Ok(Loaded {
-            warnings: diagnostics.into_iter().chain(incomplete(&program)).collect(),
+            warnings: diagnostics
+                .into_iter()
+                .chain(incomplete(&program))
+                .collect(),
             game,
             sources,
             omitted,

@@ -99,10 +99,10 @@ pub(super) fn incomplete(program: &Program, out: &mut Sink) {
     let is = |rule: &crate::syntax::Rule, r| names.sym(r) == Some(rule.head.rel);
     let mut roles: Vec<Sym> = Vec::new();
     for rule in program.rules.iter().filter(|r| is(r, Relation::Role)) {
-        if let Some(TermKind::Const(c)) = rule.head.args.first().map(|t| &t.kind) {
-            if !roles.contains(c) {
-                roles.push(*c);
-            }
+        if let Some(TermKind::Const(c)) = rule.head.args.first().map(|t| &t.kind)
+            && !roles.contains(c)
+        {
+            roles.push(*c);
         }
     }
     if roles.is_empty() {
@@ -110,8 +110,11 @@ pub(super) fn incomplete(program: &Program, out: &mut Sink) {
     }
     if !program.rules.iter().any(|r| is(r, Relation::Terminal)) {
         out.push(
-            Diagnostic::global_warning(codes::INCOMPLETE, "the game has no `terminal` rule: it never ends")
-                .with_note("say when the game is over, e.g. `terminal :- true winner(_).`"),
+            Diagnostic::global_warning(
+                codes::INCOMPLETE,
+                "the game has no `terminal` rule: it never ends",
+            )
+            .with_note("say when the game is over, e.g. `terminal :- true winner(_).`"),
         );
     }
     // The roles a relation's first argument covers (`None`: a variable).
@@ -130,7 +133,10 @@ pub(super) fn incomplete(program: &Program, out: &mut Sink) {
     let random = program.symbols.get("random");
     // Nature (`random`) needs neither a goal nor a move of its own.
     for (relation, message) in [
-        (Relation::Goal, "has no `goal` rule: it gets no result at the end"),
+        (
+            Relation::Goal,
+            "has no `goal` rule: it gets no result at the end",
+        ),
         (Relation::Legal, "has no `legal` rule: it can never move"),
     ] {
         let Some(set) = covered(relation) else {

@@ -197,7 +197,9 @@ impl Run<'_> {
             EngineError::NoGoal { role: r, .. } => {
                 format!("role {} has no goal in a terminal state", role(r))
             }
-            EngineError::SeveralGoals { role: r, values, .. } => format!(
+            EngineError::SeveralGoals {
+                role: r, values, ..
+            } => format!(
                 "role {} has several goals ({}) in a terminal state",
                 role(r),
                 crate::engine::joined(values)
@@ -272,7 +274,11 @@ fn show_path(game: &Game, path: &[Vec<u32>]) -> String {
         shown.push(format!("... {} more", path.len() - SHOWN_STEPS));
     }
     let plural = if path.len() == 1 { "" } else { "s" };
-    format!("after {} joint move{plural}: {}", path.len(), shown.join(" "))
+    format!(
+        "after {} joint move{plural}: {}",
+        path.len(),
+        shown.join(" ")
+    )
 }
 
 /// A list cut after a few items.

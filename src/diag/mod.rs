@@ -8,8 +8,8 @@
 
 mod code;
 mod render;
-pub mod suggest;
 pub mod source;
+pub mod suggest;
 
 pub use code::{Code, codes};
 pub use render::render;

@@ -16,7 +16,13 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     if n.len() > MAX_LEN {
         return None;
     }
-    let limit = if n.len() <= 2 { 0 } else if n.len() <= 4 { 1 } else { 2 };
+    let limit = if n.len() <= 2 {
+        0
+    } else if n.len() <= 4 {
+        1
+    } else {
+        2
+    };
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
         let cs: Vec<char> = c.chars().collect();

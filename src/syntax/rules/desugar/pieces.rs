@@ -97,7 +97,7 @@ impl Desugar<'_> {
     }
 
     /// The places after `at`, ranges expanded, at most [`MAX_PIECES`]; with
-/// a board, each written like its cells must be one.
+    /// a board, each written like its cells must be one.
     fn places(&mut self, d: &Decl) -> Vec<Term> {
         let mut places = Vec::new();
         // Places written like the board's cells (same functor and number of
