@@ -162,3 +162,41 @@ goal(x, 100) :- role(x).
     );
     assert!(stdout.contains("  branching     mean 1.5\n"), "{stdout}");
 }
+
+const SIZED: &str = "param size = 3.
+roles x.
+init n(size).
+legal(x, go) :- true n(_).
+next over :- true n(_).
+terminal :- true over.
+goal(x, 100) :- role(x).
+";
+
+#[test]
+fn an_unknown_param_gets_the_nearest_name_and_the_list() {
+    let path = scratch("sized.rules", SIZED);
+    let out = check(&["--param", "siz=4"], &path);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "{}: error[E0107]: the game has no parameter `siz`\n  = note: did you mean `size`?\n  = note: its parameters: `size`\n",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn a_name_for_a_numeric_param_is_an_error_naming_it() {
+    let path = scratch("sized_name.rules", SIZED);
+    let out = check(&["--param", "size=abc"], &path);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!(
+            "{}:1:7: error[E0003]: parameter `size` is a number (its default is 3): `--param size=abc` gives it a name\n",
+            path.display()
+        )),
+        "{stderr}"
+    );
+}
