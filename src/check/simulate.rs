@@ -7,7 +7,8 @@
 //! one outside 0..100; `PLAYOUT_NO_MOVE`: a non-terminal state where a role
 //! has no legal move; `PLAYOUT_ENDLESS`: playouts that reach the step limit;
 //! `NEVER_THROWN`: a weighted chance move, such as a die's outcome, never
-//! thrown), and the [`Observed`] depth and branching factor.
+//! thrown, reported only when the whole budget of playouts was played), and
+//! the [`Observed`] depth and branching factor.
 //! Holds: the cost is bounded whatever the game (by the total number of
 //! joint moves and, unless the caller asks for a whole budget, by time);
 //! seeded, so two runs that play the same playouts report the same.
@@ -130,7 +131,9 @@ pub fn simulate(game: &Game, budget: &Budget) -> (Vec<Diagnostic>, Observed) {
     if run.visited > 0 {
         observed.mean_branching = run.branching / run.visited as f64;
     }
-    (run.diagnostics(observed.playouts), observed)
+    // A chance move missing from a cut-short run may just be rare.
+    let whole = observed.playouts == budget.playouts;
+    (run.diagnostics(observed.playouts, whole), observed)
 }
 
 impl Run<'_> {
@@ -212,8 +215,9 @@ impl Run<'_> {
         }
     }
 
-    /// The findings as warnings, then the chance moves never thrown.
-    fn diagnostics(self, playouts: u32) -> Vec<Diagnostic> {
+    /// The findings as warnings, then (after the `whole` budget) the chance
+    /// moves never thrown.
+    fn diagnostics(self, playouts: u32, whole: bool) -> Vec<Diagnostic> {
         let codes = [
             codes::PLAYOUT_GOALS,
             codes::PLAYOUT_NO_MOVE,
@@ -228,7 +232,7 @@ impl Run<'_> {
                 );
             }
         }
-        let Some(random) = self.game.random_role() else {
+        let Some(random) = self.game.random_role().filter(|_| whole) else {
             return out;
         };
         let never: Vec<String> = (0..self.thrown.len() as u32)

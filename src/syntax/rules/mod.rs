@@ -341,7 +341,12 @@ fn parameters(
 
 /// `--param NAME=VALUE` giving a name to a parameter whose default is an
 /// integer.
-fn name_for_number(name: &str, span: Span, given: &Value, default: &parser::Ex) -> Option<Diagnostic> {
+fn name_for_number(
+    name: &str,
+    span: Span,
+    given: &Value,
+    default: &parser::Ex,
+) -> Option<Diagnostic> {
     let (Value::Name(given), ExKind::Int(default)) = (given, &default.kind) else {
         return None;
     };
