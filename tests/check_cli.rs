@@ -33,7 +33,7 @@ fn check(files: &[PathBuf]) -> Output {
     tabula(&args)
 }
 
-const VALID: &str = "(role x)\n(init on)\n(<= terminal (true on))\n(goal x 100)\n";
+const VALID: &str = "(role x)\n(legal x noop)\n(init on)\n(<= terminal (true on))\n(goal x 100)\n";
 
 #[test]
 fn a_valid_file_prints_nothing() {
