@@ -8,7 +8,7 @@
 //! the I/O error that kept the file from being read). Every command of the
 //! CLI, the REPL and the tests open games here.
 
-use crate::check::{Summary, analyse};
+use crate::check::{Summary, analyse, incomplete};
 use crate::diag::{Diagnostic, has_errors};
 use crate::engine::Game;
 use crate::ground::Limits;
@@ -86,9 +86,12 @@ pub fn build(program: Program, sources: SourceMap) -> Result<Loaded, Failed> {
     // infinite or too large instantiation, a goal that is not an integer).
     match Game::new(&program, &Limits::default()) {
         Ok(game) => Ok(Loaded {
+            warnings: diagnostics
+                .into_iter()
+                .chain(incomplete(&program))
+                .collect(),
             game,
             sources,
-            warnings: diagnostics,
             omitted,
             summary: analysis.summary,
         }),

@@ -34,16 +34,16 @@ fn check(files: &[PathBuf]) -> Output {
     tabula(&args)
 }
 
-const VALID: &str = "(role x)\n(init on)\n(<= terminal (true on))\n(goal x 100)\n";
+const VALID: &str = "(role x)\n(legal x noop)\n(init on)\n(<= terminal (true on))\n(goal x 100)\n";
 
 /// A valid file gets one line: its roles and ground rules (the rule of
-/// `terminal` and the three facts); an invalid one none.
+/// `terminal` and the four facts); an invalid one none.
 #[test]
 fn a_valid_file_prints_one_line() {
     let valid = scratch("valid.kif", VALID);
     let out = check(&[valid.clone(), diagnostics("arity.kif"), valid.clone()]);
     assert_eq!(out.status.code(), Some(1));
-    let line = format!("{}: ok (roles x; 4 ground rules)\n", valid.display());
+    let line = format!("{}: ok (roles x; 5 ground rules)\n", valid.display());
     assert_eq!(String::from_utf8_lossy(&out.stdout), line.repeat(2));
     let out = check(&[valid]);
     assert_eq!(out.status.code(), Some(0));

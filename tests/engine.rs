@@ -1119,7 +1119,7 @@ fn bad_weights_are_error_values() {
 fn non_integer_weight_is_refused_at_load() {
     let text = "(role random) (role p) (init s)
         (legal random (roll 1)) (legal p noop) (weight (roll 1) heavy)
-        (<= terminal (true t)) (goal p 0)";
+        (<= terminal (true s)) (goal p 0)";
     let Err(failed) = tabula::load::open_str("w.kif", text, Syntax::Kif) else {
         panic!("a weight `heavy` is accepted");
     };

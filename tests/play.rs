@@ -164,13 +164,13 @@ fn a_game_that_never_ends_stops_at_the_default_limit() {
          (<= (next on) (true on))\n(goal a 0)\n",
     );
     let (out, err, code) = run(&["play", &file, "--seed", "2"], "");
-    assert_eq!(
-        (err.as_str(), code),
-        (
-            "warning: the game has not ended after 10000 steps, the default limit (--max-steps N sets another)\n",
-            0
-        )
+    let expected = format!(
+        "{file}: warning[W0003]: the game has no `terminal` rule: it never ends\n  \
+         = note: say when the game is over, e.g. `terminal :- true winner(_).`\n\
+         warning: the game has not ended after 10000 steps, the default limit \
+         (--max-steps N sets another)\n"
     );
+    assert_eq!((err.as_str(), code), (expected.as_str(), 0));
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 1 + 10_000 + 1, "header, steps, the stop");
     assert!(lines[10_000].starts_with("10000. a=t"), "{}", lines[10_000]);

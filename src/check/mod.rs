@@ -17,13 +17,19 @@
 //!   forbids it.
 //! - `NO_ROLES`: no `role` fact.
 //! - warning `UNDEFINED`: a relation used but never defined.
+//! - warnings `NEVER_PRODUCED`, `INCOMPLETE` ([`lint`]): a state fact or
+//!   move read but never produced (only for a program without errors); no
+//!   `terminal`, a role without `goal` or
+//!   `legal` ([`incomplete`], asked for separately once the program grounds).
 
 mod arity;
 mod graph;
+mod lint;
 mod safety;
+pub mod simulate;
 mod walk;
 
-use crate::diag::{Diagnostic, codes};
+use crate::diag::{Diagnostic, codes, suggest};
 use crate::gdl::{KIF_CONNECTIVES, Names, Relation};
 use crate::syntax::{Program, Sym, Syntax};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -83,6 +89,15 @@ pub struct Summary {
     pub strata: Vec<Vec<Sym>>,
 }
 
+/// `INCOMPLETE` warnings: no `terminal`, a role without `goal` or `legal`.
+/// Asked for only once a program has grounded (on a program with errors
+/// they would only be noise).
+pub fn incomplete(program: &Program) -> Vec<Diagnostic> {
+    let mut out = Sink::default();
+    lint::incomplete(program, &mut out);
+    out.diagnostics
+}
+
 /// Runs every check and measures the program.
 pub fn analyse(program: &Program) -> Analysis {
     let mut out = Sink::default();
@@ -93,6 +108,9 @@ pub fn analyse(program: &Program) -> Analysis {
     let strata = graph.stratify(program, &mut out);
     graph.reserved_dependencies(program, &mut out);
     let relations = roles_and_undefined(program, &mut out);
+    if !out.diagnostics.iter().any(Diagnostic::is_error) {
+        lint::never_produced(program, &mut out);
+    }
     // Stable: diagnostics at one place keep the order of the checks.
     let mut diagnostics = out.diagnostics;
     diagnostics.sort_by_key(|d| {
@@ -182,6 +200,8 @@ fn roles_and_undefined(program: &Program, out: &mut Sink) -> usize {
         );
     }
     let inputs = [names.sym(Relation::True), names.sym(Relation::Does)];
+    let mut defined_names: Vec<&str> = defined.iter().map(|s| program.symbols.name(*s)).collect();
+    defined_names.sort_unstable();
     let mut used = defined.clone();
     let mut warned = FxHashSet::default();
     for rule in &program.rules {
@@ -191,14 +211,18 @@ fn roles_and_undefined(program: &Program, out: &mut Sink) -> usize {
                 && !inputs.contains(&Some(atom.rel))
                 && warned.insert(atom.rel)
             {
-                out.push(Diagnostic::warning(
+                let name = program.symbols.name(atom.rel);
+                let mut d = Diagnostic::warning(
                     codes::UNDEFINED,
                     atom.span,
                     format!(
-                        "relation `{}` is used but never defined: no fact or rule concludes it, so it is always false",
-                        program.symbols.name(atom.rel)
+                        "relation `{name}` is used but never defined: no fact or rule concludes it, so it is always false"
                     ),
-                ));
+                );
+                if let Some(near) = suggest::closest(name, defined_names.iter().copied()) {
+                    d = d.with_note(format!("did you mean `{near}`?"));
+                }
+                out.push(d);
             }
         });
     }

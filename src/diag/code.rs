@@ -9,7 +9,8 @@
 use std::fmt;
 
 /// A stable diagnostic code: `E00xx` reading, `E01xx` static checks,
-/// `E02xx` grounding and compiling, `Wxxxx` warnings.
+/// `E02xx` grounding and compiling, `W00xx` static warnings, `W01xx`
+/// warnings from random playouts (`tabula check`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Code {
     /// Text that does not parse: `(<= (p ?x)`.
@@ -52,11 +53,28 @@ pub enum Code {
     /// Warning: a relation used but never defined:
     /// `terminal :- not blocked.` with no `blocked`.
     Undefined,
+    /// Warning: a state fact read with `true` that no `init` or `next` rule
+    /// produces, or a move read with `does` that no `legal` rule allows:
+    /// `terminal :- true scor(x).`
+    NeverProduced,
+    /// Warning: a game without `terminal`, a role without `goal`, a player
+    /// without `legal`: `roles x.` alone.
+    Incomplete,
+    /// Warning from random playouts: a terminal state where a role has no
+    /// goal, several goals or one outside 0..100.
+    PlayoutGoals,
+    /// Warning from random playouts: a non-terminal state where a role has
+    /// no legal move.
+    PlayoutNoMove,
+    /// Warning from random playouts: playouts that reach the step limit.
+    PlayoutEndless,
+    /// Warning from random playouts: a chance move that is never thrown.
+    NeverThrown,
 }
 
 impl Code {
     /// Every code, in the order of `docs/ERRORS.md`.
-    pub const ALL: [Code; 15] = [
+    pub const ALL: [Code; 21] = [
         Code::Syntax,
         Code::TooDeep,
         Code::Declaration,
@@ -72,6 +90,12 @@ impl Code {
         Code::Grounding,
         Code::Arithmetic,
         Code::Undefined,
+        Code::NeverProduced,
+        Code::Incomplete,
+        Code::PlayoutGoals,
+        Code::PlayoutNoMove,
+        Code::PlayoutEndless,
+        Code::NeverThrown,
     ];
 
     /// The stable spelling, such as `E0101`.
@@ -92,6 +116,12 @@ impl Code {
             Code::Grounding => "E0201",
             Code::Arithmetic => "E0202",
             Code::Undefined => "W0001",
+            Code::NeverProduced => "W0002",
+            Code::Incomplete => "W0003",
+            Code::PlayoutGoals => "W0101",
+            Code::PlayoutNoMove => "W0102",
+            Code::PlayoutEndless => "W0103",
+            Code::NeverThrown => "W0104",
         }
     }
 
@@ -114,6 +144,12 @@ impl Code {
             Code::Grounding => "grounding",
             Code::Arithmetic => "arithmetic",
             Code::Undefined => "undefined relation",
+            Code::NeverProduced => "never produced",
+            Code::Incomplete => "incomplete game",
+            Code::PlayoutGoals => "malformed goals in play",
+            Code::PlayoutNoMove => "no legal move in play",
+            Code::PlayoutEndless => "playouts do not end",
+            Code::NeverThrown => "chance move never thrown",
         }
     }
 }
@@ -143,4 +179,10 @@ pub mod codes {
     pub const GROUNDING: Code = Code::Grounding;
     pub const ARITHMETIC: Code = Code::Arithmetic;
     pub const UNDEFINED: Code = Code::Undefined;
+    pub const NEVER_PRODUCED: Code = Code::NeverProduced;
+    pub const INCOMPLETE: Code = Code::Incomplete;
+    pub const PLAYOUT_GOALS: Code = Code::PlayoutGoals;
+    pub const PLAYOUT_NO_MOVE: Code = Code::PlayoutNoMove;
+    pub const PLAYOUT_ENDLESS: Code = Code::PlayoutEndless;
+    pub const NEVER_THROWN: Code = Code::NeverThrown;
 }

@@ -9,6 +9,7 @@
 mod code;
 mod render;
 pub mod source;
+pub mod suggest;
 
 pub use code::{Code, codes};
 pub use render::render;
@@ -57,6 +58,14 @@ impl Diagnostic {
         Diagnostic {
             span: None,
             ..Diagnostic::error(code, Span::default(), message)
+        }
+    }
+
+    /// A warning that points at no place in the text.
+    pub fn global_warning(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::global(code, message)
         }
     }
 

@@ -176,6 +176,19 @@ impl Game {
         self.net.random
     }
 
+    /// How many moves a role can ever make (move indices are below this).
+    pub fn move_count(&self, role: usize) -> usize {
+        self.net.roles[role].moves.len()
+    }
+
+    /// Whether a `weight` rule names a chance move (as every die's outcome).
+    pub fn is_weighted(&self, mv: u32) -> bool {
+        self.net
+            .weights
+            .get(mv as usize)
+            .is_some_and(|w| !w.is_empty())
+    }
+
     pub fn move_term(&self, role: usize, mv: u32) -> TermId {
         self.net.roles[role].moves[mv as usize].term
     }

@@ -324,6 +324,13 @@ impl Grounder {
     /// for a relation that grows without bound or, for a finite game, the
     /// sizes reached against the limits.
     fn too_big(&self, span: Span, reached: Reached) -> Diagnostic {
+        // A bridge rule has no place: the last real rule that added a fact
+        // stands for it.
+        let span = if span == Span::default() {
+            self.last_span
+        } else {
+            span
+        };
         let limits = &self.limits;
         let what = match reached {
             Reached::Atoms => format!("more than {} ground atoms", limits.max_atoms),
@@ -349,10 +356,7 @@ impl Grounder {
             ));
         }
         if reached == Reached::Depth || self.still_growing() {
-            return d.with_note(
-                "a relation probably grows without bound (a counter with no upper limit, or a \
-                 term that nests deeper each step); bound it with a comparison such as `N < 100`",
-            );
+            return d.with_note(self.growth_note());
         }
         d.with_note(format!(
             "no relation grows without bound, but the game is larger than grounding allows: \
@@ -404,6 +408,39 @@ impl Grounder {
         round >= GROWTH_ROUNDS
             && now.exceeds(self.extents[round as usize / 2])
             && now.exceeds(self.extents[0])
+    }
+
+    /// What to do about the growth the last fact shows: a counter far below
+    /// zero goes down, one far above goes up.
+    fn growth_note(&self) -> &'static str {
+        const FAR: i64 = 1_000;
+        let mut stack: Vec<TermId> = self.atoms.last().map_or(Vec::new(), |&(rel, fact)| {
+            self.rels[rel as usize].fact(fact).to_vec()
+        });
+        let (mut low, mut high) = (false, false);
+        while let Some(t) = stack.pop() {
+            match self.terms.term(t) {
+                GTerm::Int(i) => {
+                    low |= *i < -FAR;
+                    high |= *i > FAR;
+                }
+                GTerm::App(_, sub) if stack.len() < 256 => stack.extend(sub.iter()),
+                _ => {}
+            }
+        }
+        match (low, high) {
+            (true, false) => {
+                "a counter goes down without bound; bound it with a comparison such as `N >= 0`"
+            }
+            (false, true) => {
+                "a counter goes up without bound; bound it with a comparison such as `N < 100`"
+            }
+            _ => {
+                "a relation probably grows without bound (a counter with no upper limit, or a \
+                 term that nests deeper each step); bound it with a comparison such as \
+                 `N < 100` (or `N >= 0` for one that goes down)"
+            }
+        }
     }
 
     /// Semi-naive evaluation to the relaxed model, recording every ground

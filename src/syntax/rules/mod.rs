@@ -241,6 +241,7 @@ fn parameters(
             continue;
         }
         let v = if let Some(v) = given.get(name.as_str()) {
+            errors.extend(name_for_number(name, *name_span, v, value));
             v.clone()
         } else {
             let mut symbols = Symbols::default();
@@ -273,13 +274,51 @@ fn parameters(
     }
     for name in given.keys() {
         if !params.contains_key(*name) {
-            errors.push(Diagnostic::global(
-                codes::UNKNOWN_NAME,
-                format!("the game has no parameter `{name}`"),
-            ));
+            errors.push(unknown_param(name, params.keys().map(String::as_str)));
         }
     }
     params
+}
+
+/// `--param NAME=VALUE` giving a name to a parameter whose default is an
+/// integer.
+fn name_for_number(
+    name: &str,
+    span: Span,
+    given: &Value,
+    default: &parser::Ex,
+) -> Option<Diagnostic> {
+    let (Value::Name(given), ExKind::Int(default)) = (given, &default.kind) else {
+        return None;
+    };
+    Some(
+        Diagnostic::error(
+            codes::DECLARATION,
+            span,
+            format!(
+                "parameter `{name}` is a number (its default is {default}): `--param {name}={given}` gives it a name"
+            ),
+        )
+        .with_note("give it an integer; the errors that follow show the uses that need one"),
+    )
+}
+
+/// `--param NAME=...` for a parameter the game does not declare: the
+/// nearest name, and every name there is.
+fn unknown_param<'a>(name: &str, known: impl Iterator<Item = &'a str> + Clone) -> Diagnostic {
+    let mut d = Diagnostic::global(
+        codes::UNKNOWN_NAME,
+        format!("the game has no parameter `{name}`"),
+    );
+    if let Some(near) = crate::diag::suggest::closest(name, known.clone()) {
+        d = d.with_note(format!("did you mean `{near}`?"));
+    }
+    let all: Vec<String> = known.map(|k| format!("`{k}`")).collect();
+    d.with_note(if all.is_empty() {
+        "the game declares no parameters".to_string()
+    } else {
+        format!("its parameters: {}", all.join(", "))
+    })
 }
 
 /// A value given on the command line: an integer or a lower-case name.

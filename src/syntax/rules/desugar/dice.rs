@@ -103,7 +103,11 @@ impl Desugar<'_> {
                     continue;
                 }
                 if faces.len() >= MAX_OUTCOMES {
-                    break;
+                    self.decl_error(
+                        face.span,
+                        format!("dice may have at most {MAX_OUTCOMES} faces; these are more"),
+                    );
+                    return faces;
                 }
                 faces.push((t, weight));
             }

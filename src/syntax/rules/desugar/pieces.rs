@@ -96,14 +96,27 @@ impl Desugar<'_> {
         })
     }
 
-    /// The places after `at`, ranges expanded, at most [`MAX_PIECES`].
+    /// The places after `at`, ranges expanded, at most [`MAX_PIECES`]; with
+    /// a board, each written like its cells must be one.
     fn places(&mut self, d: &Decl) -> Vec<Term> {
         let mut places = Vec::new();
+        // Places written like the board's cells (same functor and number of
+        // arguments) must be cells; others (track indices) may be any term.
+        let shapes: Vec<Shape> = self.cells.as_ref().map_or(Vec::new(), |cells| {
+            let mut v: Vec<Shape> = cells.keys().filter_map(shape).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        });
         if let Some(p) = d.part("at") {
             for ex in p.items.iter().flatten() {
                 for t in self.lw.expand(ex, false) {
                     if places.len() >= MAX_PIECES as usize {
                         break;
+                    }
+                    let like_a_cell = shape(&t).is_some_and(|s| shapes.contains(&s));
+                    if like_a_cell && self.cell_index(&t).is_none() {
+                        continue;
                     }
                     places.push(t);
                 }
@@ -170,6 +183,18 @@ impl Desugar<'_> {
 }
 
 /// Matches a pattern term (variables or ground) against a ground term.
+/// A functor (none for an integer) and a number of arguments.
+type Shape = (Option<Sym>, usize);
+
+fn shape(t: &Term) -> Option<Shape> {
+    match &t.kind {
+        TermKind::App(f, args) => Some((Some(*f), args.len())),
+        TermKind::Const(c) => Some((Some(*c), 0)),
+        TermKind::Int(_) => Some((None, 0)),
+        _ => None,
+    }
+}
+
 fn bind(pat: &Term, val: &Term, s: &mut Vec<(Sym, Term)>) -> bool {
     match (&pat.kind, &val.kind) {
         (TermKind::Var(v), _) => match s.iter().find(|(w, _)| w == v) {
