@@ -10,6 +10,7 @@
 
 pub mod duel;
 pub mod mcts;
+pub mod survey;
 pub mod tally;
 
 use crate::engine::{EngineError, Game, Machine};

@@ -36,8 +36,10 @@ macro_rules! err {
     }};
 }
 
+mod analyze;
 mod bench;
 mod check;
+mod match_;
 mod perft;
 mod play;
 mod repl;
@@ -72,6 +74,10 @@ enum Command {
     Play(play::Args),
     /// Step through a game interactively (or from a script on stdin).
     Repl(repl::Args),
+    /// Many games between agents: wins, draws, losses, mean goals.
+    Match(match_::Args),
+    /// Length, branching, draws and balance under random play and MCTS.
+    Analyze(analyze::Args),
 }
 
 /// Options of every command that opens games.
@@ -121,6 +127,8 @@ pub fn main() -> i32 {
         Command::Bench(args) => bench::run(args),
         Command::Play(args) => play::run(args),
         Command::Repl(args) => repl::run(args),
+        Command::Match(args) => match_::run(args),
+        Command::Analyze(args) => analyze::run(args),
     }
 }
 
