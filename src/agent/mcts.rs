@@ -201,7 +201,12 @@ impl Tree {
         };
         if m.is_terminal() {
             let goals = m.goals()?;
-            node.goals = Some(goals.iter().map(|g| g.unwrap_or(0) as f64 / 100.0).collect());
+            node.goals = Some(
+                goals
+                    .iter()
+                    .map(|g| g.unwrap_or(0) as f64 / 100.0)
+                    .collect(),
+            );
             return Ok(node);
         }
         m.check_playable()?;

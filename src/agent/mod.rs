@@ -222,7 +222,14 @@ mod tests {
 
     #[test]
     fn specs_read_and_print_back() {
-        for spec in ["random", "first", "human", "mcts:1000", "mcts:2s", "mcts:0.5s"] {
+        for spec in [
+            "random",
+            "first",
+            "human",
+            "mcts:1000",
+            "mcts:2s",
+            "mcts:0.5s",
+        ] {
             assert_eq!(Agent::parse(spec).unwrap().to_string(), spec);
         }
         assert_eq!(
@@ -233,7 +240,15 @@ mod tests {
 
     #[test]
     fn bad_specs_are_refused_with_the_forms() {
-        for bad in ["mcts:0", "mcts:-5", "mcts:0s", "mcts:-1s", "mcts:x", "mcts:", "mcts:nans"] {
+        for bad in [
+            "mcts:0",
+            "mcts:-5",
+            "mcts:0s",
+            "mcts:-1s",
+            "mcts:x",
+            "mcts:",
+            "mcts:nans",
+        ] {
             let e = Agent::parse(bad).unwrap_err();
             assert!(matches!(e, SpecError::Budget(_)), "{bad}: {e:?}");
             assert!(e.to_string().contains("mcts:ITERATIONS"), "{e}");

@@ -142,12 +142,20 @@ mod tests {
     #[test]
     fn mean_and_interval_of_known_goals() {
         let mut t = Tally::default();
-        for (goal, r) in [(100, Result3::Win), (0, Result3::Loss), (50, Result3::Draw), (50, Result3::Draw)] {
+        for (goal, r) in [
+            (100, Result3::Win),
+            (0, Result3::Loss),
+            (50, Result3::Draw),
+            (50, Result3::Draw),
+        ] {
             t.add(goal, r, 10, (2.0, 4));
         }
         t.add_unfinished(30, (0.0, 0));
         let s = t.summary();
-        assert_eq!((s.games, s.wins, s.draws, s.losses, s.unfinished), (5, 1, 2, 1, 1));
+        assert_eq!(
+            (s.games, s.wins, s.draws, s.losses, s.unfinished),
+            (5, 1, 2, 1, 1)
+        );
         assert_eq!(s.mean_goal, 50.0);
         // Sample variance (2500 + 2500 + 0 + 0) / 3; interval 1.96 * sqrt(var / 4).
         let expected = 1.96 * (5000.0f64 / 3.0 / 4.0).sqrt();

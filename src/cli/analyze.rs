@@ -243,18 +243,34 @@ fn side_by_side(base: &Analysis, variant: &Analysis, args: &Args) -> String {
     let mut row = |name: String, f: &dyn Fn(&Analysis) -> String| {
         rows.push((name, f(base), f(variant)));
     };
-    row("playouts/s".into(), &|a| format!("{:.1}", speeds(&a.random).0));
-    row("states/s".into(), &|a| format!("{:.0}", speeds(&a.random).1));
-    row("mean length".into(), &|a| format!("{:.1}", lengths(&a.random).0));
-    row("median length".into(), &|a| lengths(&a.random).1.to_string());
+    row("playouts/s".into(), &|a| {
+        format!("{:.1}", speeds(&a.random).0)
+    });
+    row("states/s".into(), &|a| {
+        format!("{:.0}", speeds(&a.random).1)
+    });
+    row("mean length".into(), &|a| {
+        format!("{:.1}", lengths(&a.random).0)
+    });
+    row("median length".into(), &|a| {
+        lengths(&a.random).1.to_string()
+    });
     row("min-max length".into(), &|a| {
         let (_, _, min, max) = lengths(&a.random);
         format!("{min}-{max}")
     });
     row("unfinished".into(), &|a| a.random.unfinished.to_string());
-    row("draws (random)".into(), &|a| format!("{:.1}%", draws_percent(&a.random)));
+    row("draws (random)".into(), &|a| {
+        format!("{:.1}%", draws_percent(&a.random))
+    });
     let mut roles = base.roles.clone();
-    roles.extend(variant.roles.iter().filter(|r| !base.roles.contains(r)).cloned());
+    roles.extend(
+        variant
+            .roles
+            .iter()
+            .filter(|r| !base.roles.contains(r))
+            .cloned(),
+    );
     for role in &roles {
         row(format!("goal {role}, random"), &|a| {
             a.roles
@@ -262,20 +278,26 @@ fn side_by_side(base: &Analysis, variant: &Analysis, args: &Args) -> String {
                 .position(|r| r == role)
                 .map_or("-".into(), |i| format!("{:.1}", a.random.mean_goals()[i]))
         });
-        row(format!("goal {role}, mcts:{}", args.mcts_iterations), &|a| {
-            a.roles.iter().position(|r| r == role).map_or("-".into(), |i| {
-                format!("{:.1} ± {:.1}", a.mcts[i].mean_goal, a.mcts[i].ci95)
-            })
-        });
+        row(
+            format!("goal {role}, mcts:{}", args.mcts_iterations),
+            &|a| {
+                a.roles
+                    .iter()
+                    .position(|r| r == role)
+                    .map_or("-".into(), |i| {
+                        format!("{:.1} ± {:.1}", a.mcts[i].mean_goal, a.mcts[i].ci95)
+                    })
+            },
+        );
     }
     let w0 = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
-    let w1 = rows.iter().map(|r| r.1.len()).chain([base.file.len()]).max().unwrap_or(0);
-    let mut out = format!(
-        "{:<w0$}  {:>w1$}  {}\n",
-        "",
-        base.file,
-        variant.file
-    );
+    let w1 = rows
+        .iter()
+        .map(|r| r.1.len())
+        .chain([base.file.len()])
+        .max()
+        .unwrap_or(0);
+    let mut out = format!("{:<w0$}  {:>w1$}  {}\n", "", base.file, variant.file);
     for (name, a, b) in rows {
         out.push_str(&format!("{name:<w0$}  {a:>w1$}  {b}\n"));
     }

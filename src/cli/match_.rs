@@ -107,8 +107,7 @@ fn lineup(game: &Game, options: &[String]) -> Result<Lineup, String> {
     {
         return Err(format!(
             "--agent {}: a match plays machine agents only ({})",
-            option.1,
-            "random, first, mcts, mcts:ITERATIONS, mcts:SECONDSs"
+            option.1, "random, first, mcts, mcts:ITERATIONS, mcts:SECONDSs"
         ));
     }
     let players = agent::players(game);
@@ -130,7 +129,11 @@ fn lineup(game: &Game, options: &[String]) -> Result<Lineup, String> {
 }
 
 /// Plays every game; the tallies per agent and per role (player order).
-fn play_all(game: &Game, lineup: &Lineup, args: &Args) -> Result<(Vec<Tally>, Vec<Tally>), EngineError> {
+fn play_all(
+    game: &Game,
+    lineup: &Lineup,
+    args: &Args,
+) -> Result<(Vec<Tally>, Vec<Tally>), EngineError> {
     let p = lineup.players.len();
     let mut by_agent = vec![Tally::default(); p];
     let mut by_role = vec![Tally::default(); p];

@@ -10,8 +10,8 @@
 //! front end the REPL uses too ([`crate::front`]).
 
 use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, clock_seed, open_game, use_color};
-use crate::engine::{Game, Machine, State};
 use crate::agent::Agent;
+use crate::engine::{Game, Machine, State};
 use crate::front::{engine_error, parse, view};
 use crate::render::{self, Style};
 use rand::SeedableRng;
@@ -158,10 +158,12 @@ impl Table<'_> {
     fn joint(&mut self, m: &Machine) -> Result<Vec<u32>, Stop> {
         let mut stdin = std::io::stdin().lock();
         (0..self.game.role_count())
-            .map(|r| match self.agents[r].pick(m, r, &mut self.rng, self.threads) {
-                Some(mv) => mv.map_err(Stop::Misbehaved),
-                None => ask(m, r, &mut stdin).ok_or(Stop::InputEnded(r)),
-            })
+            .map(
+                |r| match self.agents[r].pick(m, r, &mut self.rng, self.threads) {
+                    Some(mv) => mv.map_err(Stop::Misbehaved),
+                    None => ask(m, r, &mut stdin).ok_or(Stop::InputEnded(r)),
+                },
+            )
             .collect()
     }
 }

@@ -12,18 +12,8 @@ pub mod parse;
 pub mod view;
 
 use crate::engine::{EngineError, Game, Machine, joined};
-use rand::Rng;
 
 pub use crate::agent::Agent;
-
-/// A random joint move for the loaded state: every role in role order, by
-/// [`Machine::random_move`]; an error if some role has no legal move.
-pub fn random_joint<R: Rng>(m: &Machine, rng: &mut R) -> Result<Vec<u32>, EngineError> {
-    m.check_playable()?;
-    (0..m.game().role_count())
-        .map(|r| m.random_move(r, rng))
-        .collect()
-}
 
 /// The roles that choose in the loaded state: players with more than one
 /// legal move (the chance role is not among them).
