@@ -8,7 +8,12 @@
 //!   per role, the statistics of that role's moves (decoupled UCT), so one
 //!   to four players, simultaneous moves and teams expressed in goals need
 //!   nothing special. At a node each player picks its move by UCB1 from its
-//!   own statistics, independently of the others.
+//!   own statistics, independently of the others. Where several players
+//!   choose at once each also explores at random now and then
+//!   ([`JOINT_EPSILON`], its own draw): symmetric roles with the same
+//!   statistics would otherwise explore in lockstep, so a move would only
+//!   ever be tried against the other's exploring move, and a dominant move
+//!   (keep when the other gives) go unseen.
 //! - Nature is sampled: its move is drawn with the declared weights, and the
 //!   child is the one for the whole joint move, nature's outcome included.
 //!   The tree is closed-loop with sampled chance outcomes rather than
@@ -36,6 +41,9 @@ pub const MAX_NODES: usize = 200_000;
 pub const MAX_PLAYOUT: u32 = 10_000;
 /// The UCB1 exploration constant for goals scaled to 0..1.
 pub const EXPLORATION: f64 = 0.4;
+/// Where several players choose at once, the chance that each (on its own
+/// draw) picks a uniformly random move instead of its UCB1 move.
+pub const JOINT_EPSILON: f64 = 0.3;
 
 /// A search to run: budget, threads, seed.
 #[derive(Clone, Copy, Debug)]
@@ -270,14 +278,20 @@ impl Tree {
     fn choose<R: Rng>(&mut self, at: usize, rng: &mut R) {
         let node = &self.nodes[at];
         let log_n = ((node.visits + 1) as f64).ln();
+        let several = node.edges.iter().filter(|e| e.len() > 1).count() > 1;
         for r in 0..self.roles {
             if Some(r) == self.nature {
                 self.joint[r] = sample(&node.chance, node.chance_total, rng);
                 self.choices.push(NONE);
                 continue;
             }
-            let i = ucb(&node.edges[r], log_n, rng);
-            self.joint[r] = node.edges[r][i].mv;
+            let edges = &node.edges[r];
+            let i = if several && edges.len() > 1 && rng.random_bool(JOINT_EPSILON) {
+                rng.random_range(0..edges.len())
+            } else {
+                ucb(edges, log_n, rng)
+            };
+            self.joint[r] = edges[i].mv;
             self.choices.push(i as u32);
         }
     }
