@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long = "agent", value_name = "ROLE=AGENT")]
     pub agents: Vec<String>,
     /// Number of games.
-    #[arg(long, short = 'n', default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, short = 'n', default_value_t = 100, value_parser = positive_games)]
     pub games: u32,
     /// Seed of game 0 (game g uses S + g).
     #[arg(long, default_value_t = 1)]
@@ -93,6 +93,16 @@ pub fn run(args: Args) -> i32 {
             );
             EXIT_INVALID
         }
+    }
+}
+
+/// `--games N` with N a positive whole number.
+fn positive_games(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "a match plays a positive whole number of games (such as --games 100), not `{text}`"
+        )),
     }
 }
 
