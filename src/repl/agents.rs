@@ -84,10 +84,11 @@ impl Session {
         };
         let agent = Agent::parse(spec).map_err(|e| CommandError::Agent(e.to_string()))?;
         if agent == Agent::Human {
-            return Err(CommandError::Agent(format!(
+            return Err(CommandError::Agent(
                 "`auto` plays machine agents only (random, first, mcts, mcts:ITERATIONS, \
                  mcts:SECONDSs); play a role yourself with `play`"
-            )));
+                    .into(),
+            ));
         }
         self.agents[r] = agent;
         Ok(format!("{role} is played by {agent} in `auto`\n"))
