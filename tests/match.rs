@@ -45,7 +45,12 @@ fn analyze(args: &[&str]) -> String {
         .args(args)
         .output()
         .expect("tabula runs");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
@@ -102,8 +107,19 @@ fn analyze_compares_a_variant_with_its_base() {
     ]);
     let header = text.lines().next().unwrap();
     assert!(header.contains("games/pawn_whopping.rules"), "{header}");
-    assert!(header.contains("games/variants/pawn_whopping_6x6.rules"), "{header}");
-    for row in ["mean length", "draws (random)", "goal x, random", "goal o, mcts:100"] {
-        assert!(text.lines().any(|l| l.starts_with(row)), "no row `{row}` in\n{text}");
+    assert!(
+        header.contains("games/variants/pawn_whopping_6x6.rules"),
+        "{header}"
+    );
+    for row in [
+        "mean length",
+        "draws (random)",
+        "goal x, random",
+        "goal o, mcts:100",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(row)),
+            "no row `{row}` in\n{text}"
+        );
     }
 }
