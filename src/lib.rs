@@ -2,14 +2,16 @@
 //!
 //! Pipeline: [`syntax`] (text → AST) → [`check`] (static checks) →
 //! [`ground`] (finite ground program) → [`engine`] (compiled state machine);
-//! [`load`] runs them in one call. Front ends: [`front`] (moves typed as
-//! text, positions as text, agents), [`render`] (boards), [`repl`] (the
+//! [`load`] runs them in one call. [`agent`]: random, first, human and
+//! MCTS agents, games between them. Front ends: [`front`] (moves typed as
+//! text, positions as text), [`render`] (boards), [`repl`] (the
 //! session behind `tabula repl`) and `cli`. The library never prints; only
 //! `cli` talks to a terminal. Leaves that every stage shares: [`symbols`]
 //! (interned names), [`diag`] (diagnostics and source positions), [`gdl`]
 //! (the reserved names of GDL) and `scc` (strongly connected components).
 #![forbid(unsafe_code)]
 
+pub mod agent;
 pub mod check;
 pub mod cli;
 pub mod diag;

@@ -148,8 +148,8 @@ fn terminal_prompt_completion_and_history() {
     p.set_expect_timeout(Some(std::time::Duration::from_secs(20)));
     p.expect("Type `help` for the commands.").expect("banner");
     p.expect("0> ").expect("prompt");
-    // `hi` + Tab completes to `history`.
-    p.send("hi\t").expect("send");
+    // `his` + Tab completes to `history` (`hi` could be `hint` too).
+    p.send("his\t").expect("send");
     p.expect("history").expect("command completed");
     p.send("\r").expect("send");
     p.expect("no steps yet").expect("history ran");

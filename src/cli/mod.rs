@@ -36,9 +36,11 @@ macro_rules! err {
     }};
 }
 
+mod analyze;
 mod bench;
 mod chance;
 mod check;
+mod match_;
 mod perft;
 mod play;
 mod repl;
@@ -73,6 +75,10 @@ enum Command {
     Play(play::Args),
     /// Step through a game interactively (or from a script on stdin).
     Repl(repl::Args),
+    /// Many games between agents: wins, draws, losses, mean goals.
+    Match(match_::Args),
+    /// Length, branching, draws and balance under random play and MCTS.
+    Analyze(analyze::Args),
 }
 
 /// Options of every command that opens games.
@@ -122,6 +128,8 @@ pub fn main() -> i32 {
         Command::Bench(args) => bench::run(args),
         Command::Play(args) => play::run(args),
         Command::Repl(args) => repl::run(args),
+        Command::Match(args) => match_::run(args),
+        Command::Analyze(args) => analyze::run(args),
     }
 }
 

@@ -1,5 +1,5 @@
-//! `tabula play FILE [--seed S] [--agent ROLE=random|first|human]...
-//! [--max-steps N]`: one game from the initial state to the end.
+//! `tabula play FILE [--seed S] [--agent ROLE=random|first|human|mcts[:BUDGET]]...
+//! [--threads T] [--max-steps N]`: one game from the initial state to the end.
 //!
 //! Prints each step's joint move (as `ROLE=MOVE ...`, the form the REPL's
 //! `play` reads), the board after it where the game declares one, and the
@@ -12,8 +12,9 @@
 use super::{
     EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, Line, clock_seed, open_game, read_line, use_color,
 };
+use crate::agent::Agent;
 use crate::engine::{Game, Machine, State};
-use crate::front::{Agent, engine_error, parse, view};
+use crate::front::{engine_error, parse, view};
 use crate::render::{self, Style};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -26,10 +27,15 @@ pub struct Args {
     /// Seed of the random generator; from the clock when not given.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// How a role plays: `ROLE=random`, `ROLE=first` (its first legal move)
-    /// or `ROLE=human` (moves typed on standard input). Default: random.
+    /// How a role plays: `ROLE=random`, `ROLE=first` (its first legal move),
+    /// `ROLE=human` (moves typed on standard input), or `ROLE=mcts`,
+    /// `ROLE=mcts:ITERATIONS`, `ROLE=mcts:SECONDSs` (Monte Carlo tree
+    /// search). Default: random.
     #[arg(long = "agent", value_name = "ROLE=AGENT")]
     pub agents: Vec<String>,
+    /// Root-parallel search trees of an MCTS agent.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
     /// Stop after this many steps if the game has not ended (default
     /// 10000, with a warning when the game reaches it).
     #[arg(long)]
@@ -50,7 +56,7 @@ pub fn run(args: Args) -> i32 {
         Err(code) => return code,
     };
     let game = &loaded.game;
-    let agents = match agents(game, &args.agents) {
+    let agents = match crate::agent::agents_per_role(game, &args.agents) {
         Ok(a) => a,
         Err(message) => {
             errln!("error: {message}");
@@ -75,12 +81,13 @@ pub fn run(args: Args) -> i32 {
         .unwrap_or_else(|| args.game.file.display().to_string());
     let who: Vec<String> = (0..game.role_count())
         .filter(|&r| Some(r) != game.random_role())
-        .map(|r| format!("{} {}", game.role_name(r), agents[r].name()))
+        .map(|r| format!("{} {}", game.role_name(r), agents[r]))
         .collect();
     outln!("{title}: {}; seed {seed}", who.join(", "));
     let mut table = Table {
         game,
         agents,
+        threads: args.threads as usize,
         rng: Xoshiro256PlusPlus::seed_from_u64(seed),
         style: Style {
             color: use_color(&std::io::stdout()),
@@ -104,37 +111,6 @@ pub fn run(args: Args) -> i32 {
     }
 }
 
-/// Each role's agent from `--agent ROLE=KIND` options (random by default);
-/// `Err` says what is wrong with one.
-fn agents(game: &Game, specs: &[String]) -> Result<Vec<Agent>, String> {
-    let names: Vec<String> = (0..game.role_count()).map(|r| game.role_name(r)).collect();
-    let mut agents = vec![Agent::Random; names.len()];
-    for a in specs {
-        let Some((role, kind)) = a.split_once('=') else {
-            return Err(format!("--agent takes ROLE=random|first|human, not `{a}`"));
-        };
-        let Some(r) = names.iter().position(|n| n == role.trim()) else {
-            return Err(format!(
-                "--agent {a}: there is no role `{}`; the roles are {}",
-                role.trim(),
-                names.join(", ")
-            ));
-        };
-        if Some(r) == game.random_role() {
-            return Err(format!(
-                "--agent {a}: `{role}` is nature, which always throws by weight"
-            ));
-        }
-        agents[r] = Agent::from_name(kind.trim()).ok_or_else(|| {
-            format!(
-                "--agent {a}: `{}` is not an agent (random, first, human)",
-                kind.trim()
-            )
-        })?;
-    }
-    Ok(agents)
-}
-
 /// Why a game stopped before its end.
 enum Stop {
     /// Standard input ended before this role's human moved.
@@ -147,6 +123,7 @@ enum Stop {
 struct Table<'g> {
     game: &'g Game,
     agents: Vec<Agent>,
+    threads: usize,
     rng: Xoshiro256PlusPlus,
     style: Style,
 }
@@ -198,10 +175,12 @@ impl Table<'_> {
     fn joint(&mut self, m: &Machine) -> Result<Vec<u32>, Stop> {
         let mut stdin = std::io::stdin().lock();
         (0..self.game.role_count())
-            .map(|r| match self.agents[r].pick(m, r, &mut self.rng) {
-                Some(mv) => mv.map_err(Stop::Misbehaved),
-                None => ask(m, r, &mut stdin).ok_or(Stop::InputEnded(r)),
-            })
+            .map(
+                |r| match self.agents[r].pick(m, r, &mut self.rng, self.threads) {
+                    Some(mv) => mv.map_err(Stop::Misbehaved),
+                    None => ask(m, r, &mut stdin).ok_or(Stop::InputEnded(r)),
+                },
+            )
             .collect()
     }
 }

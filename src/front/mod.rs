@@ -1,6 +1,6 @@
 //! The text front end shared by the REPL and `tabula play`: reading what a
 //! person types ([`parse`]), building a joint move from it ([`joint`]), text
-//! about a position ([`view`]), the agents that pick moves, and the printing
+//! about a position ([`view`]), and the printing
 //! of the engine's runtime errors with the game's names.
 //!
 //! In: a [`Game`] or a [`Machine`] with a state loaded, and text. Out: move
@@ -12,61 +12,8 @@ pub mod parse;
 pub mod view;
 
 use crate::engine::{EngineError, Game, Machine, joined};
-use rand::Rng;
 
-/// How a role picks its moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Agent {
-    /// Uniformly at random among the legal moves (nature: by weight).
-    Random,
-    /// Its first legal move.
-    First,
-    /// Moves typed by a person.
-    Human,
-}
-
-impl Agent {
-    pub const ALL: [Agent; 3] = [Agent::Random, Agent::First, Agent::Human];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Agent::Random => "random",
-            Agent::First => "first",
-            Agent::Human => "human",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Agent> {
-        Agent::ALL.into_iter().find(|a| a.name() == name)
-    }
-
-    /// The move of a machine agent (`Human` has none); nature always throws
-    /// by weight, and a single legal move is played without a draw.
-    pub fn pick<R: Rng>(
-        self,
-        m: &Machine,
-        role: usize,
-        rng: &mut R,
-    ) -> Option<Result<u32, EngineError>> {
-        let legal = m.legal(role);
-        let nature = Some(role) == m.game().random_role();
-        match self {
-            _ if legal.len() == 1 => Some(Ok(legal[0])),
-            Agent::First if !nature => Some(Ok(legal[0])),
-            Agent::Human if !nature => None,
-            _ => Some(m.random_move(role, rng)),
-        }
-    }
-}
-
-/// A random joint move for the loaded state: every role in role order, by
-/// [`Machine::random_move`]; an error if some role has no legal move.
-pub fn random_joint<R: Rng>(m: &Machine, rng: &mut R) -> Result<Vec<u32>, EngineError> {
-    m.check_playable()?;
-    (0..m.game().role_count())
-        .map(|r| m.random_move(r, rng))
-        .collect()
-}
+pub use crate::agent::Agent;
 
 /// The roles that choose in the loaded state: players with more than one
 /// legal move (the chance role is not among them).

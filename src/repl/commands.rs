@@ -71,9 +71,29 @@ pub const COMMANDS: &[Command] = &[
         name: "auto",
         aliases: &["a"],
         usage: "auto [N]  (a)",
-        about: "random moves for N steps, or to the end of the game",
+        about: "moves by each role's agent (random unless set by `agent`) for N steps, \
+                or to the end of the game",
         operand: Operand::Nothing,
         run: Session::auto,
+    },
+    Command {
+        name: "hint",
+        aliases: &[],
+        usage: "hint [ITERATIONS]",
+        about: "Monte Carlo tree search from here (1000 iterations unless given); \
+                for each role to move, every legal move with its visits and mean goal, \
+                best first; changes nothing",
+        operand: Operand::Nothing,
+        run: Session::hint,
+    },
+    Command {
+        name: "agent",
+        aliases: &[],
+        usage: "agent [ROLE AGENT]",
+        about: "who `auto` plays a role with: random, first, mcts, mcts:ITERATIONS or \
+                mcts:SECONDSs; alone, the agent of every player",
+        operand: Operand::Nothing,
+        run: Session::agent,
     },
     Command {
         name: "undo",

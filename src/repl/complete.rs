@@ -159,7 +159,7 @@ mod tests {
     #[test]
     fn commands_at_the_start() {
         assert_eq!(
-            words().complete("hi", 2),
+            words().complete("his", 3),
             Completion::Words(0, vec!["history".to_string()])
         );
     }

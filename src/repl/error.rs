@@ -61,6 +61,9 @@ pub enum CommandError {
     /// The transcript could not be written.
     #[error("cannot save {}: {message}", path.display())]
     Save { path: PathBuf, message: String },
+    /// `hint 0`, `agent x smart`, `agent z random`: the message says why.
+    #[error("{0}")]
+    Agent(String),
     /// `auto` stopped by the game misbehaving; `played` lists the steps it
     /// made before (they stay made).
     #[error("{played}{cause}")]

@@ -8,14 +8,16 @@
 //! seed and the same commands give the same session. Nothing here prints:
 //! `cli::repl` is one front end (rustyline or a pipe), tests are another.
 
+mod agents;
 mod commands;
 pub mod complete;
 pub mod error;
 pub mod transcript;
 
+use crate::agent::Agent;
 use crate::engine::{Game, Machine, State};
 use crate::front::parse::{self, Item, count_of};
-use crate::front::{joint, random_joint, view};
+use crate::front::{joint, view};
 use crate::render::{self, Style};
 use crate::syntax::{Overrides, Syntax};
 pub use commands::{COMMANDS, Command, canonical, help};
@@ -70,6 +72,8 @@ pub struct Session {
     /// How many entries of `history` are applied; the rest can be redone.
     cursor: usize,
     color: bool,
+    /// The agent `auto` plays each role with (`agent ROLE SPEC`).
+    agents: Vec<Agent>,
 }
 
 /// A command's text, or why it failed.
@@ -78,6 +82,7 @@ type Res = Result<String, CommandError>;
 impl Session {
     pub fn new(game: Game, origin: Origin, seed: u64) -> Session {
         let start = game.initial();
+        let agents = vec![Agent::Random; game.role_count()];
         Session {
             game,
             origin,
@@ -87,6 +92,7 @@ impl Session {
             history: Vec::new(),
             cursor: 0,
             color: false,
+            agents,
         }
     }
 
@@ -296,7 +302,7 @@ impl Session {
         Ok(out)
     }
 
-    /// Plays one random joint move; `None` in a terminal state. The text is
+    /// Plays one joint move by the roles' agents; `None` in a terminal state. The text is
     /// the numbered step.
     fn random_step(&mut self) -> Result<Option<String>, crate::engine::EngineError> {
         let state = self.state().clone();
@@ -305,7 +311,7 @@ impl Session {
         if m.is_terminal() {
             return Ok(None);
         }
-        let joint = random_joint(&m, &mut self.rng)?;
+        let joint = agents::agents_joint(&self.agents, &m, &mut self.rng)?;
         let next = m.next(&joint);
         let line = format!("{}. {}\n", self.cursor + 1, view::joint(&self.game, &joint));
         self.push(Change::Move(joint), next);

@@ -1,0 +1,133 @@
+//! What a designer asks of a game first: how long it lasts, how many
+//! choices there are at each depth, how often it is drawn, and how the
+//! goals split between the roles under random play and under short MCTS
+//! self-play (first-player advantage).
+//!
+//! In: a [`Game`], a number of random playouts, a seed; for self-play a
+//! number of games and an iteration budget. Out: a [`RandomPlay`] and the
+//! per-role [`Tally`]s of self-play. Holds: the same seed gives the same
+//! figures (except the times); a playout step allocates nothing.
+
+use super::tally::{Result3, Tally, result};
+use super::{Agent, Budget, duel, players};
+use crate::engine::{EngineError, Game};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::time::Instant;
+
+/// Figures of random playouts from the initial state.
+#[derive(Clone, Debug, Default)]
+pub struct RandomPlay {
+    pub playouts: u64,
+    pub seconds: f64,
+    /// Joint moves played in all (states visited beyond the initial one).
+    pub steps: u64,
+    /// Length of every finished playout, in order.
+    pub lengths: Vec<u32>,
+    /// Playouts stopped by the step limit.
+    pub unfinished: u64,
+    /// Finished playouts where every player got the same goal.
+    pub draws: u64,
+    /// Per role (player order of [`players`]): sum of goals over finished playouts.
+    pub goal_sums: Vec<f64>,
+    /// Per depth: (sum of joint choices, states at that depth). A state's
+    /// joint choices are the product of the players' legal move counts.
+    pub branching: Vec<(f64, u64)>,
+}
+
+impl RandomPlay {
+    pub fn mean_goals(&self) -> Vec<f64> {
+        let n = self.lengths.len().max(1) as f64;
+        self.goal_sums.iter().map(|g| g / n).collect()
+    }
+}
+
+/// Runs `playouts` random games of at most `max_steps` joint moves.
+pub fn random_play(
+    game: &Game,
+    playouts: u64,
+    seed: u64,
+    max_steps: u32,
+) -> Result<RandomPlay, EngineError> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut m = game.machine();
+    let start = game.initial();
+    let (mut state, mut next) = (start.clone(), start.clone());
+    let mut joint = vec![0; game.role_count()];
+    let who = players(game);
+    let mut out = RandomPlay {
+        goal_sums: vec![0.0; who.len()],
+        ..RandomPlay::default()
+    };
+    let started = Instant::now();
+    for _ in 0..playouts {
+        state.clone_from(&start);
+        m.set_state(&state);
+        let mut depth = 0u32;
+        while !m.is_terminal() && depth < max_steps {
+            m.check_playable()?;
+            let choices: f64 = who.iter().map(|&r| m.legal(r).len() as f64).product();
+            if out.branching.len() <= depth as usize {
+                out.branching.push((0.0, 0));
+            }
+            let b = &mut out.branching[depth as usize];
+            b.0 += choices;
+            b.1 += 1;
+            for (r, j) in joint.iter_mut().enumerate() {
+                *j = m.random_move(r, &mut rng)?;
+            }
+            m.next_into(&joint, &mut next);
+            std::mem::swap(&mut state, &mut next);
+            m.set_state(&state);
+            depth += 1;
+        }
+        out.playouts += 1;
+        out.steps += u64::from(depth);
+        if !m.is_terminal() {
+            out.unfinished += 1;
+            continue;
+        }
+        let goals = m.goals()?;
+        out.lengths.push(depth);
+        if result(&goals, who[0], &who) == Result3::Draw && who.len() > 1 {
+            out.draws += 1;
+        }
+        for (sum, &r) in out.goal_sums.iter_mut().zip(&who) {
+            *sum += goals[r].unwrap_or(0) as f64;
+        }
+    }
+    out.seconds = started.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+/// `games` games of `mcts:iterations` against itself in every seat; the
+/// tallies per player (order of [`players`]). Game `g` uses seed `seed + g`.
+/// `done` is called after each game.
+pub fn self_play(
+    game: &Game,
+    games: u32,
+    iterations: u32,
+    seed: u64,
+    max_steps: u32,
+    mut done: impl FnMut(u32),
+) -> Result<Vec<Tally>, EngineError> {
+    let who = players(game);
+    let agents = vec![Agent::Mcts(Budget::Iterations(iterations)); game.role_count()];
+    let mut tallies = vec![Tally::default(); who.len()];
+    for g in 0..games {
+        let record = duel::play(game, &agents, seed.wrapping_add(u64::from(g)), 1, max_steps)?;
+        for (tally, &r) in tallies.iter_mut().zip(&who) {
+            match &record.goals {
+                Some(goals) => tally.add(
+                    goals[r].unwrap_or(0),
+                    result(goals, r, &who),
+                    record.length,
+                    record.thinking[r],
+                ),
+                None => tally.add_unfinished(record.length, record.thinking[r]),
+            }
+        }
+        done(g + 1);
+    }
+    Ok(tallies)
+}
