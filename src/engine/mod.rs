@@ -8,12 +8,14 @@
 //! playout step allocates nothing.
 
 mod compile;
+mod incremental;
 pub mod perft;
 
 use crate::diag::Diagnostic;
 use crate::ground::{self, AtomId, Ground, GroundAtom, GroundStats, Limits, TermId, TermTable};
 use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
 use compile::{BASE0, Net, PlanStep, SLOT_TRUE};
+use incremental::{Counters, Propagation};
 use rand::{Rng, RngExt};
 
 /// A game state: the set of its true base facts.
@@ -99,6 +101,19 @@ pub struct Game {
     atoms: Vec<GroundAtom>,
     ground_stats: GroundStats,
     net: Net,
+    propagation: Propagation,
+    engine: EngineKind,
+}
+
+/// Which evaluator a [`Machine`] uses for a state's view; both answer the
+/// same (`tests/differential.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineKind {
+    /// Re-derives the view cone of every state from scratch.
+    #[default]
+    Reference,
+    /// Propagates only what changed since the previous state.
+    Incremental,
 }
 
 /// Sizes of the compiled game, for `check --explain` and benchmarks.
@@ -126,6 +141,8 @@ impl Game {
     pub fn from_ground(ground: Ground, meta: Meta) -> Result<Game, Vec<Diagnostic>> {
         let net = compile::compile(&ground)?;
         Ok(Game {
+            propagation: Propagation::new(&net),
+            engine: EngineKind::default(),
             ground_stats: ground.stats(),
             syntax: ground.syntax,
             symbols: ground.symbols,
@@ -258,15 +275,37 @@ impl Game {
         self.terms.lookup(term, &[])
     }
 
+    /// The evaluator of the machines made from now on.
+    pub fn set_engine(&mut self, engine: EngineKind) {
+        self.engine = engine;
+    }
+
+    pub fn engine(&self) -> EngineKind {
+        self.engine
+    }
+
     pub fn machine(&self) -> Machine<'_> {
-        let mut vals = vec![false; self.net.slots];
+        let initial = self.initial();
+        let counters = match self.engine {
+            EngineKind::Reference => None,
+            EngineKind::Incremental => Some(Counters::new(&self.net, &self.propagation, &initial.bits)),
+        };
+        let mut vals = match &counters {
+            Some(c) => c.vals().to_vec(),
+            None => vec![false; self.net.slots],
+        };
         vals[SLOT_TRUE as usize] = true;
+        let mut legal = vec![Vec::new(); self.role_count()];
+        if counters.is_some() {
+            fill_legal(&self.net, &vals, &mut legal);
+        }
         Machine {
+            counters,
             game: self,
             vals,
             state: self.initial(),
             next: self.initial(),
-            legal: vec![Vec::new(); self.role_count()],
+            legal,
             joint: vec![0; self.role_count()],
             pending: vec![NO_LINK; self.net.slots],
             links: Vec::new(),
@@ -279,6 +318,8 @@ impl Game {
 /// One thread's evaluator of a [`Game`].
 pub struct Machine<'g> {
     game: &'g Game,
+    /// The incremental evaluator's values and counters, if the game uses it.
+    counters: Option<Counters>,
     vals: Vec<bool>,
     state: State,
     next: State,
@@ -363,19 +404,16 @@ impl<'g> Machine<'g> {
 
     fn load_state(&mut self) {
         let net = &self.game.net;
+        if let Some(c) = &mut self.counters {
+            let prop = &self.game.propagation;
+            c.load(net, prop, &self.state.bits, &mut self.vals, &mut self.legal);
+            return;
+        }
         for i in 0..net.base.len() as u32 {
             self.vals[(BASE0 + i) as usize] = self.state.get(i);
         }
         self.run(Plan::View);
-        for r in 0..net.roles.len() {
-            let legal = &mut self.legal[r];
-            legal.clear();
-            for (i, m) in net.roles[r].moves.iter().enumerate() {
-                if self.vals[m.legal as usize] {
-                    legal.push(i as u32);
-                }
-            }
-        }
+        fill_legal(net, &self.vals, &mut self.legal);
     }
 
     pub fn is_terminal(&self) -> bool {
@@ -678,6 +716,18 @@ enum Plan {
     Goal,
     After,
     Full,
+}
+
+/// Every role's legal moves, read from the values of their `legal` slots.
+fn fill_legal(net: &Net, vals: &[bool], legal: &mut [Vec<u32>]) {
+    for (r, role) in net.roles.iter().enumerate() {
+        legal[r].clear();
+        for (i, m) in role.moves.iter().enumerate() {
+            if vals[m.legal as usize] {
+                legal[r].push(i as u32);
+            }
+        }
+    }
 }
 
 #[inline]
