@@ -230,9 +230,9 @@ impl Counters {
         legal: &mut [Vec<u32>],
     ) {
         self.changed.clear();
-        for w in 0..state.len() {
-            let mut diff = state[w] ^ self.loaded[w];
-            self.loaded[w] = state[w];
+        for (w, &word) in state.iter().enumerate() {
+            let mut diff = word ^ self.loaded[w];
+            self.loaded[w] = word;
             while diff != 0 {
                 let s = BASE0 + (w * 64) as u32 + diff.trailing_zeros();
                 diff &= diff - 1;
