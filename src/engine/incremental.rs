@@ -20,33 +20,56 @@ const NOT_COMPONENT: u32 = 0;
 /// The tables propagation reads, built once per game.
 #[derive(Clone, Debug)]
 pub struct Propagation {
-    /// For every slot: the view rules reading it, as `rule << 1 | negated`,
-    /// at `fanout[fanout_start[s]..fanout_start[s + 1]]`.
+    /// For every slot: the tracked rules reading it, as `rule << 1 |
+    /// negated`, at `fanout[fanout_start[s]..fanout_start[s + 1]]`.
     fanout_start: Vec<u32>,
     fanout: Vec<u32>,
-    /// For every slot: the first slots of the recursive view components
+    /// For every slot: the first slots of the recursive tracked components
     /// (other than its own) that read it.
     component_start: Vec<u32>,
     components: Vec<u32>,
-    /// For the first slot of a recursive view component: its end.
+    /// For the first slot of a recursive tracked component: its end.
     component_end: Vec<u32>,
-    /// The head slot of every rule (meaningful for view rules).
+    /// The head slot of every rule (meaningful for tracked rules).
     head: Vec<u32>,
-    /// The view plan's derived slots, in order, and its rules.
-    view_slots: Vec<u32>,
+    /// For a move-triggered rule: the slot of its move (`SLOT_TRUE` for a
+    /// rule that reads no move).
+    trigger: Vec<u32>,
+    /// The tracked plan: the `view` and `after` cones, in slot order.
+    steps: Vec<PlanStep>,
+    /// The tracked non-recursive slots' rules, triggered ones included.
+    rule_start: Vec<u32>,
+    rules: Vec<u32>,
     /// For every slot: the (role, move) pairs whose legality it is, at
     /// `moves[move_start[s]..move_start[s + 1]]`.
     move_start: Vec<u32>,
     moves: Vec<(u32, u32)>,
-    /// View slots that another plan may compute differently (they depend
-    /// on the moves): copied to the machine's values after every load.
+    /// For every slot: the base facts of its `next` atoms.
+    next_start: Vec<u32>,
+    next: Vec<u32>,
+    /// Tracked view slots that depend on the moves: copied to the
+    /// machine's values after every load.
     overwritten: Vec<u32>,
-    /// The largest recursive view component.
+    /// The largest recursive tracked component.
     widest: usize,
 }
 
-fn head_in_view(view_slots: &[u32], s: u32) -> bool {
-    view_slots.binary_search(&s).is_ok()
+/// The view and after plans merged, in slot order.
+fn tracked_steps(net: &Net) -> Vec<PlanStep> {
+    let first = |step: &PlanStep| match *step {
+        PlanStep::One(s) | PlanStep::Fixpoint(s, _) => s,
+    };
+    let mut steps: Vec<PlanStep> = net.view.iter().chain(&net.after).copied().collect();
+    steps.sort_by_key(first);
+    steps.dedup();
+    steps
+}
+
+fn step_slots(step: PlanStep) -> std::ops::Range<u32> {
+    match step {
+        PlanStep::One(s) => s..s + 1,
+        PlanStep::Fixpoint(a, b) => a..b,
+    }
 }
 
 /// Compressed lists: `items` of key `k` are `items[start[k]..start[k + 1]]`.
@@ -67,36 +90,57 @@ fn grouped(keys: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
     (start, items)
 }
 
+/// Every move-triggered rule as (head, rule, move slot).
+fn triggered_rules(net: &Net) -> Vec<(u32, u32, u32)> {
+    let lists = net.triggered.iter().enumerate();
+    lists
+        .chain(net.early.iter().enumerate())
+        .flat_map(|(i, list)| {
+            let does = net.first_input + i as u32;
+            list.iter().map(move |&(head, rule)| (head, rule, does))
+        })
+        .collect()
+}
+
 impl Propagation {
     pub fn new(net: &Net) -> Propagation {
+        let steps = tracked_steps(net);
         let mut component_end = vec![NOT_COMPONENT; net.slots];
         let mut owner = vec![u32::MAX; net.slots];
-        let mut view_slots = Vec::new();
         let mut widest = 0;
-        for step in &net.view {
-            match *step {
-                PlanStep::One(s) => view_slots.push(s),
-                PlanStep::Fixpoint(a, b) => {
-                    component_end[a as usize] = b;
-                    (a..b).for_each(|s| owner[s as usize] = a);
-                    view_slots.extend(a..b);
-                    widest = widest.max((b - a) as usize);
-                }
+        let mut own_rules = Vec::new();
+        let mut tracked = vec![false; net.slots];
+        for &step in &steps {
+            step_slots(step).for_each(|s| tracked[s as usize] = true);
+            if let PlanStep::Fixpoint(a, b) = step {
+                component_end[a as usize] = b;
+                (a..b).for_each(|s| owner[s as usize] = a);
+                widest = widest.max((b - a) as usize);
+            }
+            for s in step_slots(step) {
+                own_rules.extend(rules_of(net, s).map(|r| (s, r)));
             }
         }
+        let mut trigger = vec![SLOT_TRUE; net.rule_lits.len() - 1];
+        for (head, rule, does) in triggered_rules(net) {
+            trigger[rule as usize] = does;
+            if tracked[head as usize] && owner[head as usize] == u32::MAX {
+                own_rules.push((head, rule));
+            }
+        }
+        let (rule_start, rules) = grouped(net.slots, &own_rules);
         let mut head = vec![u32::MAX; net.rule_lits.len() - 1];
         let mut reads = Vec::new();
         let mut component_reads = Vec::new();
-        for &s in &view_slots {
-            for rule in rules_of(net, s) {
-                head[rule as usize] = s;
-                for &l in body(net, rule) {
-                    let read = l >> 1;
-                    match owner[s as usize] {
-                        u32::MAX => reads.push((read, rule << 1 | (l & 1))),
-                        c if owner[read as usize] != c => component_reads.push((read, c)),
-                        _ => {}
-                    }
+        for &(s, rule) in &own_rules {
+            head[rule as usize] = s;
+            let lits = body(net, rule).iter().copied();
+            for l in lits.chain((trigger[rule as usize] != SLOT_TRUE).then(|| trigger[rule as usize] << 1)) {
+                let read = l >> 1;
+                match owner[s as usize] {
+                    u32::MAX => reads.push((read, rule << 1 | (l & 1))),
+                    c if owner[read as usize] != c => component_reads.push((read, c)),
+                    _ => {}
                 }
             }
         }
@@ -104,24 +148,10 @@ impl Propagation {
         component_reads.dedup();
         let (fanout_start, fanout) = grouped(net.slots, &reads);
         let (component_start, components) = grouped(net.slots, &component_reads);
-        let mut legal = Vec::new();
-        let mut pairs = Vec::new();
-        for (r, role) in net.roles.iter().enumerate() {
-            for (m, mv) in role.moves.iter().enumerate() {
-                legal.push((mv.legal, pairs.len() as u32));
-                pairs.push((r as u32, m as u32));
-            }
-        }
-        let (move_start, move_index) = grouped(net.slots, &legal);
-        let moves = move_index.iter().map(|&i| pairs[i as usize]).collect();
-        let mut overwritten = Vec::new();
-        for step in &net.after {
-            let (a, b) = match *step {
-                PlanStep::One(s) => (s, s + 1),
-                PlanStep::Fixpoint(a, b) => (a, b),
-            };
-            overwritten.extend((a..b).filter(|&s| head_in_view(&view_slots, s)));
-        }
+        let (move_start, moves) = legal_moves(net);
+        let next_pairs: Vec<(u32, u32)> = net.next.to_vec();
+        let (next_start, next) = grouped(net.slots, &next_pairs);
+        let overwritten = move_dependent(net, &steps, &own_rules, &trigger);
         Propagation {
             fanout_start,
             fanout,
@@ -129,9 +159,14 @@ impl Propagation {
             components,
             component_end,
             head,
-            view_slots,
+            trigger,
+            steps,
+            rule_start,
+            rules,
             move_start,
             moves,
+            next_start,
+            next,
             overwritten,
             widest,
         }
@@ -141,6 +176,72 @@ impl Propagation {
     fn moves_of(&self, s: u32) -> &[(u32, u32)] {
         &self.moves[self.move_start[s as usize] as usize..self.move_start[s as usize + 1] as usize]
     }
+
+    /// The base facts whose `next` atom is slot `s`.
+    fn next_of(&self, s: u32) -> &[u32] {
+        &self.next[self.next_start[s as usize] as usize..self.next_start[s as usize + 1] as usize]
+    }
+
+    /// The rules of a tracked non-recursive slot, triggered ones included.
+    fn rules_of(&self, s: u32) -> &[u32] {
+        &self.rules[self.rule_start[s as usize] as usize..self.rule_start[s as usize + 1] as usize]
+    }
+
+    /// Whether a rule holds: its body and its move, if any.
+    fn holds(&self, net: &Net, vals: &[bool], rule: u32) -> bool {
+        vals[self.trigger[rule as usize] as usize] && holds(net, vals, rule)
+    }
+}
+
+/// The tracked slots of the view cone whose value depends on the moves
+/// (the moves being made change them until the next load).
+fn move_dependent(
+    net: &Net,
+    steps: &[PlanStep],
+    own_rules: &[(u32, u32)],
+    trigger: &[u32],
+) -> Vec<u32> {
+    let mut dependent = vec![false; net.slots];
+    (net.first_input..net.first_derived).for_each(|s| dependent[s as usize] = true);
+    let reads_moves = |dependent: &[bool], rule: u32| {
+        trigger[rule as usize] != SLOT_TRUE
+            || body(net, rule).iter().any(|&l| dependent[(l >> 1) as usize])
+    };
+    let mut by_head = own_rules.to_vec();
+    by_head.sort_unstable();
+    for &step in steps {
+        let range = step_slots(step);
+        let first = by_head.partition_point(|&(h, _)| h < range.start);
+        let last = by_head.partition_point(|&(h, _)| h < range.end);
+        let mut rules: Vec<u32> = by_head[first..last].iter().map(|&(_, r)| r).collect();
+        if let PlanStep::Fixpoint(a, b) = step {
+            rules = (a..b).flat_map(|s| rules_of(net, s)).collect();
+        }
+        if rules.iter().any(|&r| reads_moves(&dependent, r)) {
+            range.for_each(|s| dependent[s as usize] = true);
+        }
+    }
+    let mut in_view = vec![false; net.slots];
+    for &st in &net.view {
+        step_slots(st).for_each(|s| in_view[s as usize] = true);
+    }
+    (net.first_derived..net.slots as u32)
+        .filter(|&s| in_view[s as usize] && dependent[s as usize])
+        .collect()
+}
+
+/// Per slot, the (role, move) pairs whose `legal` atom it is.
+fn legal_moves(net: &Net) -> (Vec<u32>, Vec<(u32, u32)>) {
+    let mut legal = Vec::new();
+    let mut pairs = Vec::new();
+    for (r, role) in net.roles.iter().enumerate() {
+        for (m, mv) in role.moves.iter().enumerate() {
+            legal.push((mv.legal, pairs.len() as u32));
+            pairs.push((r as u32, m as u32));
+        }
+    }
+    let (move_start, index) = grouped(net.slots, &legal);
+    (move_start, index.iter().map(|&i| pairs[i as usize]).collect())
 }
 
 fn rules_of(net: &Net, s: u32) -> std::ops::Range<u32> {
@@ -158,8 +259,9 @@ fn holds(net: &Net, vals: &[bool], rule: u32) -> bool {
         .all(|&l| vals[(l >> 1) as usize] != (l & 1 == 1))
 }
 
-/// One machine's propagation state: the values of the loaded state, the
-/// counters, and scratch lists reused by every load.
+/// One machine's propagation state: the values of the loaded state (and
+/// of the moves being made), the counters, and scratch lists reused by
+/// every load.
 #[derive(Clone, Debug)]
 pub struct Counters {
     /// The base facts the values describe.
@@ -171,36 +273,48 @@ pub struct Counters {
     support: Vec<u32>,
     /// Slots to settle, as a bitset.
     dirty: Vec<u64>,
-    /// Slots whose value changed in the last load.
+    /// Slots whose value changed since the last load began.
     changed: Vec<u32>,
     /// A recursive component's values before it is recomputed.
     before: Vec<bool>,
+    /// The next state for the moves set, as the `next` slots say.
+    next: Box<[u64]>,
 }
 
 impl Counters {
-    /// The counters of a state, computed from scratch.
+    /// The counters of a state (with no moves), computed from scratch.
     pub fn new(net: &Net, prop: &Propagation, state: &[u64]) -> Counters {
         let mut vals = vec![false; net.slots];
         vals[SLOT_TRUE as usize] = true;
         for i in 0..net.base.len() {
             vals[BASE0 as usize + i] = state[i / 64] >> (i % 64) & 1 == 1;
         }
-        for step in &net.view {
-            match *step {
-                PlanStep::One(s) => vals[s as usize] = rules_of(net, s).any(|r| holds(net, &vals, r)),
+        for &step in &prop.steps {
+            match step {
+                PlanStep::One(s) => {
+                    vals[s as usize] = prop.rules_of(s).iter().any(|&r| prop.holds(net, &vals, r))
+                }
                 PlanStep::Fixpoint(a, b) => fixpoint(net, &mut vals, a, b),
             }
         }
         let mut false_lits = vec![0; prop.head.len()];
         let mut support = vec![0; net.slots];
-        for &s in &prop.view_slots {
-            for rule in rules_of(net, s) {
-                let f = body(net, rule)
-                    .iter()
-                    .filter(|&&l| vals[(l >> 1) as usize] == (l & 1 == 1))
-                    .count();
-                false_lits[rule as usize] = f as u32;
-                support[s as usize] += (f == 0) as u32;
+        for (rule, &head) in prop.head.iter().enumerate() {
+            if head == u32::MAX {
+                continue;
+            }
+            let lits = body(net, rule as u32).iter().copied();
+            let f = lits
+                .chain([prop.trigger[rule] << 1])
+                .filter(|&l| vals[(l >> 1) as usize] == (l & 1 == 1))
+                .count();
+            false_lits[rule] = f as u32;
+            support[head as usize] += (f == 0) as u32;
+        }
+        let mut next = vec![0u64; state.len()].into_boxed_slice();
+        for &(s, i) in &net.next {
+            if vals[s as usize] {
+                next[i as usize / 64] |= 1 << (i % 64);
             }
         }
         Counters {
@@ -211,10 +325,11 @@ impl Counters {
             dirty: vec![0; net.slots.div_ceil(64)],
             changed: Vec::with_capacity(net.slots),
             before: vec![false; prop.widest],
+            next,
         }
     }
 
-    /// The values of every view slot (and base fact) of the loaded state.
+    /// The values of every tracked slot (and base fact) of the loaded state.
     pub fn vals(&self) -> &[bool] {
         &self.vals
     }
@@ -229,7 +344,6 @@ impl Counters {
         out: &mut [bool],
         legal: &mut [Vec<u32>],
     ) {
-        self.changed.clear();
         for (w, &word) in state.iter().enumerate() {
             let mut diff = word ^ self.loaded[w];
             self.loaded[w] = word;
@@ -240,22 +354,58 @@ impl Counters {
             }
         }
         self.settle(net, prop);
-        for &s in &self.changed {
-            out[s as usize] = self.vals[s as usize];
-            for &(r, m) in prop.moves_of(s) {
-                let list = &mut legal[r as usize];
-                match (self.vals[s as usize], list.binary_search(&m)) {
-                    (true, Err(at)) => list.insert(at, m),
-                    (false, Ok(at)) => {
-                        list.remove(at);
-                    }
-                    _ => {}
+        for k in 0..self.changed.len() {
+            self.sync(prop, self.changed[k], out, legal);
+        }
+        self.changed.clear();
+        for &s in &prop.overwritten {
+            self.sync(prop, s, out, legal);
+        }
+    }
+
+    /// Copies slot `s` into the machine's values and legal lists.
+    fn sync(&self, prop: &Propagation, s: u32, out: &mut [bool], legal: &mut [Vec<u32>]) {
+        let v = self.vals[s as usize];
+        out[s as usize] = v;
+        for &(r, m) in prop.moves_of(s) {
+            let list = &mut legal[r as usize];
+            match (v, list.binary_search(&m)) {
+                (true, Err(at)) => list.insert(at, m),
+                (false, Ok(at)) => {
+                    list.remove(at);
                 }
+                _ => {}
             }
         }
-        for &s in &prop.overwritten {
-            out[s as usize] = self.vals[s as usize];
+    }
+
+    /// The next state for the moves in `does` (their slots), written into
+    /// `out`. The moves are taken back at once; what they changed settles
+    /// with the next load or move.
+    pub fn next(
+        &mut self,
+        net: &Net,
+        prop: &Propagation,
+        does: impl Iterator<Item = u32> + Clone,
+        out: &mut [u64],
+    ) {
+        // The values the moves change come back by the next settle; only
+        // the changes of the state matter to the next load, and the slots
+        // of the view that depend on moves are copied at every load.
+        let keep = self.changed.len();
+        for d in does.clone() {
+            if !self.vals[d as usize] {
+                self.flip(prop, d);
+            }
         }
+        self.settle(net, prop);
+        out.copy_from_slice(&self.next);
+        for d in does {
+            if self.vals[d as usize] {
+                self.flip(prop, d);
+            }
+        }
+        self.changed.truncate(keep);
     }
 
     /// Changes the value of slot `s` and tells the rules that read it.
@@ -263,6 +413,9 @@ impl Counters {
         let v = !self.vals[s as usize];
         self.vals[s as usize] = v;
         self.changed.push(s);
+        for &i in prop.next_of(s) {
+            self.next[i as usize / 64] ^= 1 << (i % 64);
+        }
         let (a, b) = (
             prop.fanout_start[s as usize] as usize,
             prop.fanout_start[s as usize + 1] as usize,

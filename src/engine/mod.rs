@@ -514,6 +514,14 @@ impl<'g> Machine<'g> {
     /// state, written into `out`. Does not check legality.
     pub fn next_into(&mut self, joint: &[u32], out: &mut State) {
         let net = &self.game.net;
+        if let Some(c) = &mut self.counters {
+            let does = joint
+                .iter()
+                .enumerate()
+                .map(|(r, &m)| net.roles[r].moves[m as usize].does);
+            c.next(net, &self.game.propagation, does, &mut out.bits);
+            return;
+        }
         for (r, &m) in joint.iter().enumerate() {
             let does = net.roles[r].moves[m as usize].does;
             self.vals[does as usize] = true;
