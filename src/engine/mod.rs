@@ -295,7 +295,10 @@ impl Game {
             None => vec![false; self.net.slots],
         };
         vals[SLOT_TRUE as usize] = true;
-        let mut legal = vec![Vec::new(); self.role_count()];
+        // Room for every move, so updating the lists never allocates.
+        let mut legal: Vec<Vec<u32>> = (self.net.roles.iter())
+            .map(|r| Vec::with_capacity(r.moves.len()))
+            .collect();
         if counters.is_some() {
             fill_legal(&self.net, &vals, &mut legal);
         }
