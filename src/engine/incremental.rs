@@ -52,6 +52,8 @@ pub struct Propagation {
     overwritten: Vec<u32>,
     /// The largest recursive tracked component.
     widest: usize,
+    /// Whether each slot is computed by the tracked plan.
+    tracked: Vec<bool>,
 }
 
 /// The view and after plans merged, in slot order.
@@ -90,11 +92,14 @@ fn grouped(keys: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
     (start, items)
 }
 
-/// Every move-triggered rule as (head, rule, move slot).
+/// Every move-triggered rule that is not early, as (head, rule, move
+/// slot). Early rules read only the state and move-independent view slots,
+/// which stay fixed while a move is made, so they are evaluated when their
+/// move is made, not counted.
 fn triggered_rules(net: &Net) -> Vec<(u32, u32, u32)> {
-    let lists = net.triggered.iter().enumerate();
-    lists
-        .chain(net.early.iter().enumerate())
+    net.triggered
+        .iter()
+        .enumerate()
         .flat_map(|(i, list)| {
             let does = net.first_input + i as u32;
             list.iter().map(move |&(head, rule)| (head, rule, does))
@@ -135,7 +140,9 @@ impl Propagation {
         for &(s, rule) in &own_rules {
             head[rule as usize] = s;
             let lits = body(net, rule).iter().copied();
-            for l in lits.chain((trigger[rule as usize] != SLOT_TRUE).then(|| trigger[rule as usize] << 1)) {
+            // A rule's move is not a counted literal: a move turned on or
+            // off visits its rules (see `Counters::flip_move`).
+            for l in lits {
                 let read = l >> 1;
                 match owner[s as usize] {
                     u32::MAX => reads.push((read, rule << 1 | (l & 1))),
@@ -151,7 +158,9 @@ impl Propagation {
         let (move_start, moves) = legal_moves(net);
         let next_pairs: Vec<(u32, u32)> = net.next.to_vec();
         let (next_start, next) = grouped(net.slots, &next_pairs);
-        let overwritten = move_dependent(net, &steps, &own_rules, &trigger);
+        let mut early_heads = vec![false; net.slots];
+        net.early.iter().flatten().for_each(|&(h, _)| early_heads[h as usize] = true);
+        let overwritten = move_dependent(net, &steps, &own_rules, &trigger, &early_heads);
         Propagation {
             fanout_start,
             fanout,
@@ -169,6 +178,7 @@ impl Propagation {
             next,
             overwritten,
             widest,
+            tracked,
         }
     }
 
@@ -200,6 +210,7 @@ fn move_dependent(
     steps: &[PlanStep],
     own_rules: &[(u32, u32)],
     trigger: &[u32],
+    early_heads: &[bool],
 ) -> Vec<u32> {
     let mut dependent = vec![false; net.slots];
     (net.first_input..net.first_derived).for_each(|s| dependent[s as usize] = true);
@@ -217,7 +228,8 @@ fn move_dependent(
         if let PlanStep::Fixpoint(a, b) = step {
             rules = (a..b).flat_map(|s| rules_of(net, s)).collect();
         }
-        if rules.iter().any(|&r| reads_moves(&dependent, r)) {
+        let early = range.clone().any(|s| early_heads[s as usize]);
+        if early || rules.iter().any(|&r| reads_moves(&dependent, r)) {
             range.for_each(|s| dependent[s as usize] = true);
         }
     }
@@ -267,7 +279,7 @@ pub struct Counters {
     /// The base facts the values describe.
     loaded: Box<[u64]>,
     vals: Vec<bool>,
-    /// Per rule, its false literals.
+    /// Per rule, its false literals (its move not counted).
     false_lits: Vec<u32>,
     /// Per slot, its rules that hold.
     support: Vec<u32>,
@@ -279,6 +291,8 @@ pub struct Counters {
     before: Vec<bool>,
     /// The next state for the moves set, as the `next` slots say.
     next: Box<[u64]>,
+    /// The heads supported by the early rules of the moves being made.
+    armed: Vec<u32>,
 }
 
 impl Counters {
@@ -303,13 +317,12 @@ impl Counters {
             if head == u32::MAX {
                 continue;
             }
-            let lits = body(net, rule as u32).iter().copied();
-            let f = lits
-                .chain([prop.trigger[rule] << 1])
-                .filter(|&l| vals[(l >> 1) as usize] == (l & 1 == 1))
+            let f = body(net, rule as u32)
+                .iter()
+                .filter(|&&l| vals[(l >> 1) as usize] == (l & 1 == 1))
                 .count();
             false_lits[rule] = f as u32;
-            support[head as usize] += (f == 0) as u32;
+            support[head as usize] += (f == 0 && vals[prop.trigger[rule] as usize]) as u32;
         }
         let mut next = vec![0u64; state.len()].into_boxed_slice();
         for &(s, i) in &net.next {
@@ -326,6 +339,7 @@ impl Counters {
             changed: Vec::with_capacity(net.slots),
             before: vec![false; prop.widest],
             next,
+            armed: Vec::with_capacity(net.early.iter().map(Vec::len).sum()),
         }
     }
 
@@ -395,14 +409,21 @@ impl Counters {
         let keep = self.changed.len();
         for d in does.clone() {
             if !self.vals[d as usize] {
-                self.flip(prop, d);
+                self.flip_move(net, prop, d);
             }
+        }
+        // Early rules may read the other roles' moves: all are made first.
+        for d in does.clone() {
+            self.arm_early(net, prop, d);
         }
         self.settle(net, prop);
         out.copy_from_slice(&self.next);
+        while let Some(head) = self.armed.pop() {
+            self.lose(head);
+        }
         for d in does {
             if self.vals[d as usize] {
-                self.flip(prop, d);
+                self.flip_move(net, prop, d);
             }
         }
         self.changed.truncate(keep);
@@ -410,30 +431,33 @@ impl Counters {
 
     /// Changes the value of slot `s` and tells the rules that read it.
     fn flip(&mut self, prop: &Propagation, s: u32) {
-        let v = !self.vals[s as usize];
-        self.vals[s as usize] = v;
+        self.vals[s as usize] = !self.vals[s as usize];
         self.changed.push(s);
         for &i in prop.next_of(s) {
             self.next[i as usize / 64] ^= 1 << (i % 64);
         }
+        self.flip_fanout(prop, s);
+    }
+
+    /// Tells the rules and components reading slot `s` its new value.
+    fn flip_fanout(&mut self, prop: &Propagation, s: u32) {
+        let v = self.vals[s as usize];
         let (a, b) = (
             prop.fanout_start[s as usize] as usize,
             prop.fanout_start[s as usize + 1] as usize,
         );
         for &e in &prop.fanout[a..b] {
             let rule = (e >> 1) as usize;
-            let head = prop.head[rule];
+            let armed = self.vals[prop.trigger[rule] as usize];
             if v != (e & 1 == 1) {
                 self.false_lits[rule] -= 1;
-                if self.false_lits[rule] == 0 {
-                    self.support[head as usize] += 1;
-                    self.mark(head);
+                if self.false_lits[rule] == 0 && armed {
+                    self.gain(prop.head[rule]);
                 }
             } else {
                 self.false_lits[rule] += 1;
-                if self.false_lits[rule] == 1 {
-                    self.support[head as usize] -= 1;
-                    self.mark(head);
+                if self.false_lits[rule] == 1 && armed {
+                    self.lose(prop.head[rule]);
                 }
             }
         }
@@ -443,6 +467,53 @@ impl Counters {
         );
         for k in a..b {
             self.mark(prop.components[k]);
+        }
+    }
+
+    fn gain(&mut self, head: u32) {
+        self.support[head as usize] += 1;
+        self.mark(head);
+    }
+
+    fn lose(&mut self, head: u32) {
+        self.support[head as usize] -= 1;
+        self.mark(head);
+    }
+
+    /// Turns move slot `does` on or off: the rules it triggers whose bodies
+    /// hold gain or lose their head's support. Groups of early rules whose
+    /// shared literal is false are skipped whole.
+    fn flip_move(&mut self, net: &Net, prop: &Propagation, does: u32) {
+        let on = !self.vals[does as usize];
+        self.vals[does as usize] = on;
+        let i = (does - net.first_input) as usize;
+        for &(head, rule) in &net.triggered[i] {
+            if self.false_lits[rule as usize] == 0 && prop.head[rule as usize] != u32::MAX {
+                if on {
+                    self.gain(head)
+                } else {
+                    self.lose(head)
+                }
+            }
+        }
+        self.flip_fanout(prop, does);
+    }
+
+    /// Makes move slot `does`'s early rules whose bodies hold support their
+    /// heads, remembered in `armed` until the move is taken back. Groups
+    /// whose shared literal is false are skipped whole.
+    fn arm_early(&mut self, net: &Net, prop: &Propagation, does: u32) {
+        let i = (does - net.first_input) as usize;
+        for &(key, a, b) in &net.early_groups[i] {
+            if self.vals[(key >> 1) as usize] == (key & 1 == 1) {
+                continue;
+            }
+            for &(head, rule) in &net.early[i][a as usize..b as usize] {
+                if prop.tracked[head as usize] && holds(net, &self.vals, rule) {
+                    self.gain(head);
+                    self.armed.push(head);
+                }
+            }
         }
     }
 
