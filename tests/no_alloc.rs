@@ -5,8 +5,8 @@
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::path::Path;
 use std::cell::Cell;
+use std::path::Path;
 use tabula::engine::{EngineKind, Machine};
 
 struct Counting;
@@ -89,8 +89,7 @@ fn steps_allocate_nothing(file: &str) {
     }
     assert!(steps > 100, "{file}: only {steps} steps played");
     assert_eq!(
-        made,
-        [0; 3],
+        made, [0; 3],
         "{file}: allocations in {steps} steps (random moves, next, set_state)"
     );
 }

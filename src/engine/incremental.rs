@@ -159,7 +159,10 @@ impl Propagation {
         let next_pairs: Vec<(u32, u32)> = net.next.to_vec();
         let (next_start, next) = grouped(net.slots, &next_pairs);
         let mut early_heads = vec![false; net.slots];
-        net.early.iter().flatten().for_each(|&(h, _)| early_heads[h as usize] = true);
+        net.early
+            .iter()
+            .flatten()
+            .for_each(|&(h, _)| early_heads[h as usize] = true);
         let overwritten = move_dependent(net, &steps, &own_rules, &trigger, &early_heads);
         Propagation {
             fanout_start,
@@ -216,7 +219,9 @@ fn move_dependent(
     (net.first_input..net.first_derived).for_each(|s| dependent[s as usize] = true);
     let reads_moves = |dependent: &[bool], rule: u32| {
         trigger[rule as usize] != SLOT_TRUE
-            || body(net, rule).iter().any(|&l| dependent[(l >> 1) as usize])
+            || body(net, rule)
+                .iter()
+                .any(|&l| dependent[(l >> 1) as usize])
     };
     let mut by_head = own_rules.to_vec();
     by_head.sort_unstable();
@@ -253,7 +258,10 @@ fn legal_moves(net: &Net) -> (Vec<u32>, Vec<(u32, u32)>) {
         }
     }
     let (move_start, index) = grouped(net.slots, &legal);
-    (move_start, index.iter().map(|&i| pairs[i as usize]).collect())
+    (
+        move_start,
+        index.iter().map(|&i| pairs[i as usize]).collect(),
+    )
 }
 
 fn rules_of(net: &Net, s: u32) -> std::ops::Range<u32> {
@@ -489,11 +497,7 @@ impl Counters {
         let i = (does - net.first_input) as usize;
         for &(head, rule) in &net.triggered[i] {
             if self.false_lits[rule as usize] == 0 && prop.head[rule as usize] != u32::MAX {
-                if on {
-                    self.gain(head)
-                } else {
-                    self.lose(head)
-                }
+                if on { self.gain(head) } else { self.lose(head) }
             }
         }
         self.flip_fanout(prop, does);

@@ -288,7 +288,9 @@ impl Game {
         let initial = self.initial();
         let counters = match self.engine {
             EngineKind::Reference => None,
-            EngineKind::Incremental => Some(Counters::new(&self.net, &self.propagation, &initial.bits)),
+            EngineKind::Incremental => {
+                Some(Counters::new(&self.net, &self.propagation, &initial.bits))
+            }
         };
         let mut vals = match &counters {
             Some(c) => c.vals().to_vec(),
