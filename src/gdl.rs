@@ -8,7 +8,7 @@
 //! Holds: the checks, the grounder and the compiler read reserved names only
 //! from here, so a name or an arity is written once.
 
-use crate::syntax::{Sym, Symbols};
+use crate::symbols::{Sym, Symbols};
 
 /// A reserved relation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -5,7 +5,9 @@
 //! [`load`] runs them in one call. Front ends: [`front`] (moves typed as
 //! text, positions as text, agents), [`render`] (boards), [`repl`] (the
 //! session behind `tabula repl`) and `cli`. The library never prints; only
-//! `cli` talks to a terminal.
+//! `cli` talks to a terminal. Leaves that every stage shares: [`symbols`]
+//! (interned names), [`diag`] (diagnostics and source positions), [`gdl`]
+//! (the reserved names of GDL) and `scc` (strongly connected components).
 #![forbid(unsafe_code)]
 
 pub mod check;
@@ -19,4 +21,5 @@ pub mod load;
 pub mod render;
 pub mod repl;
 mod scc;
+pub mod symbols;
 pub mod syntax;

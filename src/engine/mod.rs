@@ -76,8 +76,6 @@ pub enum EngineError {
         weights: Vec<i64>,
         state: State,
     },
-    #[error("move {mv} is not a legal move of role {role}")]
-    IllegalMove { role: usize, mv: u32 },
 }
 
 /// Numbers as `1, 2, 3`.
@@ -215,15 +213,13 @@ impl Game {
     /// A ground atom printed in the game's syntax.
     pub fn show_atom(&self, atom: AtomId) -> String {
         let a = self.atom(atom);
-        let name = self.symbols.name(a.rel);
-        if a.args.is_empty() {
-            return name.to_string();
+        crate::syntax::print::Applied {
+            name: a.rel,
+            args: a.args.iter().map(|&t| self.terms.view(t)),
+            symbols: &self.symbols,
+            syntax: self.syntax,
         }
-        let args: Vec<String> = a.args.iter().map(|&t| self.show(t)).collect();
-        match self.syntax {
-            Syntax::Kif => format!("({name} {})", args.join(" ")),
-            Syntax::Rules => format!("{name}({})", args.join(", ")),
-        }
+        .to_string()
     }
 
     /// A term printed in the game's syntax.

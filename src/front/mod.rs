@@ -117,10 +117,5 @@ pub fn engine_error(game: &Game, error: &EngineError) -> String {
             joined(weights),
             game.show_state(state)
         ),
-        EngineError::IllegalMove { role: r, mv } => format!(
-            "`{}` is not a legal move of role {}",
-            game.show_move(*r, *mv),
-            role(*r)
-        ),
     }
 }

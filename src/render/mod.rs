@@ -11,8 +11,10 @@
 //! never looks at the terminal.
 
 use crate::engine::{Game, State};
-use crate::ground::TermId;
-use crate::syntax::{BoardView, Sym, Syntax, Term, TermKind};
+use crate::ground::terms::TermRef;
+use crate::ground::{TermId, TermTable};
+use crate::syntax::print::{Shape, TermView};
+use crate::syntax::{BoardView, Show, Sym, Term, TermKind};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -319,22 +321,66 @@ fn labels(game: &Game, view: &BoardView) -> (Labels, Vec<Option<String>>) {
     (cols, rows)
 }
 
-/// A pattern printed with its variables replaced by their values.
-fn show_pattern(game: &Game, p: &Term, env: &[(Sym, TermId)]) -> String {
-    match &p.kind {
-        TermKind::Var(v) => match env.iter().find(|(w, _)| w == v) {
-            Some(&(_, t)) => game.show(t),
-            None => game.symbols.name(*v).to_string(),
-        },
-        TermKind::Const(s) => game.symbols.name(*s).to_string(),
-        TermKind::Int(i) => i.to_string(),
-        TermKind::App(f, args) => {
-            let args: Vec<String> = args.iter().map(|a| show_pattern(game, a, env)).collect();
-            match game.syntax {
-                Syntax::Kif => format!("({} {})", game.symbols.name(*f), args.join(" ")),
-                Syntax::Rules => format!("{}({})", game.symbols.name(*f), args.join(", ")),
-            }
+/// A glyph pattern seen through the bindings of its variables, so that the
+/// one printer of terms prints it: a bound variable shows its ground value.
+#[derive(Clone, Copy)]
+enum Bound<'a> {
+    Pattern(&'a Term, &'a [(Sym, TermId)], &'a TermTable),
+    Ground(TermRef<'a>),
+}
+
+impl Bound<'_> {
+    fn value(term: &Term, env: &[(Sym, TermId)]) -> Option<TermId> {
+        match term.kind {
+            TermKind::Var(v) => env.iter().find(|(w, _)| *w == v).map(|&(_, t)| t),
+            _ => None,
         }
-        TermKind::Arith(..) => "?".to_string(),
     }
+}
+
+impl TermView for Bound<'_> {
+    fn shape(self) -> Shape<Self> {
+        match self {
+            Bound::Ground(t) => match t.shape() {
+                Shape::Var(s) => Shape::Var(s),
+                Shape::Const(s) => Shape::Const(s),
+                Shape::Int(i) => Shape::Int(i),
+                Shape::App(f, n) => Shape::App(f, n),
+                Shape::Arith(op, a, b) => Shape::Arith(op, Bound::Ground(a), Bound::Ground(b)),
+            },
+            Bound::Pattern(t, env, table) => match (Bound::value(t, env), &t.kind) {
+                (Some(id), _) => Bound::Ground(table.view(id)).shape(),
+                (None, TermKind::Arith(op, a, b)) => Shape::Arith(
+                    *op,
+                    Bound::Pattern(a, env, table),
+                    Bound::Pattern(b, env, table),
+                ),
+                (None, TermKind::Var(v)) => Shape::Var(*v),
+                (None, TermKind::Const(c)) => Shape::Const(*c),
+                (None, TermKind::Int(i)) => Shape::Int(*i),
+                (None, TermKind::App(f, args)) => Shape::App(*f, args.len()),
+            },
+        }
+    }
+
+    fn arg(self, i: usize) -> Self {
+        match self {
+            Bound::Ground(t) => Bound::Ground(t.arg(i)),
+            Bound::Pattern(t, env, table) => match (Bound::value(t, env), &t.kind) {
+                (Some(id), _) => Bound::Ground(table.view(id).arg(i)),
+                (None, TermKind::App(_, args)) => Bound::Pattern(&args[i], env, table),
+                (None, _) => self,
+            },
+        }
+    }
+}
+
+/// A glyph: its pattern printed with the bindings of one matched fact.
+fn show_pattern(game: &Game, p: &Term, env: &[(Sym, TermId)]) -> String {
+    Show {
+        item: Bound::Pattern(p, env, &game.terms),
+        symbols: &game.symbols,
+        syntax: game.syntax,
+    }
+    .to_string()
 }

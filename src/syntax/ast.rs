@@ -8,43 +8,7 @@
 //! ordinary relation names here and get their meaning later.
 
 pub use crate::diag::source::{FileId, Span};
-use indexmap::IndexSet;
-
-/// An interned symbol: a relation, function, constant or variable name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Sym(pub u32);
-
-/// The symbol table: `IndexSet` gives each distinct name a dense id.
-#[derive(Clone, Debug, Default)]
-pub struct Symbols {
-    names: IndexSet<Box<str>>,
-}
-
-impl Symbols {
-    pub fn intern(&mut self, name: &str) -> Sym {
-        if let Some(i) = self.names.get_index_of(name) {
-            return Sym(i as u32);
-        }
-        Sym(self.names.insert_full(name.into()).0 as u32)
-    }
-
-    /// The id of `name` if it was ever interned.
-    pub fn get(&self, name: &str) -> Option<Sym> {
-        self.names.get_index_of(name).map(|i| Sym(i as u32))
-    }
-
-    pub fn name(&self, sym: Sym) -> &str {
-        &self.names[sym.0 as usize]
-    }
-
-    pub fn len(&self) -> usize {
-        self.names.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
-    }
-}
+pub use crate::symbols::{Sym, Symbols};
 
 /// Integer arithmetic operators (native syntax only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

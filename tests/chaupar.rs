@@ -1,0 +1,1133 @@
+//! Scenario tests for games/chaupar.rules and its variant: one named
+//! position per seed rule (and per gap the notes resolve), the exact legal
+//! moves of the player to move there and the exact state after a chosen move.
+//!
+//! Positions are written in progress P (notes: 0 zero mark, 1..64 the loop
+//! from block 1 of the own arm, 65..72 own blocks again, 73..80 the coloured
+//! column, 81 the centre, off the board as `home`); `cell` below turns a
+//! progress into its cell by the notes' table, independently of the rule
+//! file's tracks.
+
+mod common;
+use common::*;
+use tabula::engine::State;
+
+const BASE: &str = "games/chaupar.rules";
+const PASA_1256: &str = "games/variants/chaupar_1256.rules";
+const ROLES: [&str; 4] = ["black", "blue", "red", "green"];
+
+fn base() -> Scenario {
+    Scenario::open(BASE, &[])
+}
+
+/// The cell of block `b` (1..16) of an arm (notes, cross-board geometry).
+fn block(arm: char, b: i32) -> (i32, i32) {
+    let out = b <= 8;
+    match arm {
+        'D' if out => (8, 8 - b),
+        'D' => (10, b - 9),
+        'C' if out => (10 + b, 8),
+        'C' => (27 - b, 10),
+        'A' if out => (10, 10 + b),
+        'A' => (8, 27 - b),
+        'B' if out => (8 - b, 10),
+        _ => (b - 9, 8),
+    }
+}
+
+/// The cell of coloured square `k` (1 outer end .. 8 next to the centre).
+fn column(arm: char, k: i32) -> (i32, i32) {
+    match arm {
+        'D' => (9, k - 1),
+        'C' => (19 - k, 9),
+        'A' => (9, 19 - k),
+        _ => (k - 1, 9),
+    }
+}
+
+/// The cell of progress `p` of a role's piece.
+fn cell(role: &str, p: i32) -> String {
+    let arms = match role {
+        "black" => ['A', 'B', 'D', 'C'],
+        "blue" => ['B', 'D', 'C', 'A'],
+        "red" => ['D', 'C', 'A', 'B'],
+        _ => ['C', 'A', 'B', 'D'],
+    };
+    let (x, y) = match p {
+        0 => return "zero".to_string(),
+        81 => return "home".to_string(),
+        1..=64 => block(arms[((p - 1) / 16) as usize], (p - 1) % 16 + 1),
+        65..=72 => block(arms[0], p - 64),
+        _ => column(arms[0], p - 72),
+    };
+    format!("sq({x}, {y})")
+}
+
+fn at(role: &str, piece: i32, p: i32) -> String {
+    format!("at({role}, {piece}, {p}, {})", cell(role, p))
+}
+
+fn mv(role: &str, from: i32, to: i32) -> String {
+    format!("move({}, {})", cell(role, from), cell(role, to))
+}
+
+fn pair(role: &str, p: i32) -> String {
+    format!("pair({})", cell(role, p))
+}
+
+/// A position: the pieces given as (role, piece, progress), every other
+/// piece home (81), the extra facts, and the throw counter unless given.
+fn facts(pieces: &[(&str, i32, i32)], extra: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for role in ROLES {
+        for i in 1..=4 {
+            let p = pieces
+                .iter()
+                .find(|(r, k, _)| *r == role && *k == i)
+                .map_or(81, |t| t.2);
+            out.push(at(role, i, p));
+        }
+    }
+    out.extend(extra.iter().map(|s| s.to_string()));
+    if !extra.iter().any(|f| f.starts_with("throws_")) {
+        out.extend(["throws_hi(0)".to_string(), "throws_lo(0)".to_string()]);
+    }
+    out.sort();
+    out
+}
+
+fn state(s: &Scenario, pieces: &[(&str, i32, i32)], extra: &[&str]) -> State {
+    let f = facts(pieces, extra);
+    let refs: Vec<&str> = f.iter().map(String::as_str).collect();
+    s.state(&refs)
+}
+
+fn owned(items: &[String]) -> Vec<String> {
+    let mut v = items.to_vec();
+    v.sort();
+    v
+}
+
+/// Every player but `mover` can only pass.
+fn others_pass(s: &Scenario, st: &State, mover: &str) {
+    for role in ROLES.iter().filter(|r| **r != mover) {
+        assert_eq!(s.legal(st, role), sorted(&["noop"]), "{role}");
+    }
+}
+
+fn pasa(faces: &[i32]) -> Vec<(String, u64)> {
+    let mut v: Vec<(String, u64)> = faces
+        .iter()
+        .flat_map(|a| faces.iter().map(move |b| (format!("pasa({a}, {b})"), 1)))
+        .collect();
+    v.sort();
+    v
+}
+
+// ------------------------------------------------------ seed rules 1..3
+
+/// Seeds 1-3: four players, four pieces each on own blocks 6, 7, 12, 12;
+/// black throws first (notes); two pasa with faces 1, 3, 4, 6, 1/16 each.
+#[test]
+fn seed1_3_start_position_and_pasa() {
+    let s = base();
+    let init = s.initial();
+    let mut expected: Vec<String> = ROLES
+        .iter()
+        .flat_map(|r| [at(r, 1, 6), at(r, 2, 7), at(r, 3, 12), at(r, 4, 12)])
+        .collect();
+    expected.extend(["control(black)", "throws_hi(0)", "throws_lo(0)"].map(String::from));
+    expected.sort();
+    assert_eq!(s.facts(&init), expected);
+    // Seed 3 as drawn in rectangle D: red's 6th and 7th blocks on the outgoing
+    // column, the 12th on the other.
+    assert!(expected.contains(&"at(red, 1, 6, sq(8, 2))".to_string()));
+    assert!(expected.contains(&"at(red, 3, 12, sq(10, 3))".to_string()));
+    others_pass(&s, &init, "");
+    assert_eq!(s.chance(&init), pasa(&[1, 3, 4, 6]));
+
+    // After 6 and 1: the 7 moves 6 and the 6 then moves 1 onto the block it
+    // left, or one piece moves 7; the pair on 12 cannot move on an odd sum,
+    // and no piece may join another off block 17 while rights are pending.
+    let thrown = s.play(&init, &[("random", "pasa(6, 1)")]);
+    let mut after: Vec<String> = expected.clone();
+    after.retain(|f| f != "throws_lo(0)");
+    after.extend(["throw(6, 1)".to_string(), "throws_lo(1)".to_string()]);
+    after.sort();
+    assert_eq!(s.facts(&thrown), after);
+    assert_eq!(
+        s.legal(&thrown, "black"),
+        owned(&[mv("black", 7, 13), mv("black", 6, 13), mv("black", 7, 14)])
+    );
+    others_pass(&s, &thrown, "black");
+    assert_eq!(s.chance(&thrown), vec![("noop".to_string(), 1)]);
+
+    // Notes (rule 7): rights are not lost for missing 17 on the first turn,
+    // only by going beyond it: after 7 -> 13 they are still pending.
+    let moved = s.play(&thrown, &[("black", &mv("black", 7, 13))]);
+    assert!(!s.facts(&moved).iter().any(|f| f.starts_with("rights")));
+    assert_eq!(s.legal(&moved, "black"), vec![mv("black", 6, 7)]);
+}
+
+// ------------------------------------------------------------ seed rule 4
+
+/// Seed 4 with the notes' geometry: every step of every track, checked
+/// against the table: a lone piece at P with a throw of 1 and 1 must move the
+/// sum to P + 2 (the only full use), and from 80 the single 1 to the centre.
+#[test]
+fn seed4_tracks_run_anticlockwise_into_the_coloured_column() {
+    let s = base();
+    for role in ROLES {
+        let lost = format!("rights({role}, lost)");
+        let control = format!("control({role})");
+        for p in 0..=80 {
+            let st = state(&s, &[(role, 1, p)], &[&control, "throw(1, 1)", &lost]);
+            let to = if p == 80 { 81 } else { p + 2 };
+            assert_eq!(s.legal(&st, role), vec![mv(role, p, to)], "{role} at {p}");
+        }
+    }
+}
+
+/// Seed 4 / 13: black passes red's arm on the outer columns (block 8 to 9),
+/// red turns from its own block 8 into its coloured column.
+#[test]
+fn seed4_seed13_only_the_owner_enters_its_column() {
+    let s = base();
+    let st = state(
+        &s,
+        &[("black", 1, 40), ("black", 2, 50)],
+        &["control(black)", "throw(1, 3)", "rights(black, lost)"],
+    );
+    let legal = s.legal(&st, "black");
+    assert!(legal.contains(&"move(sq(8, 0), sq(10, 0))".to_string()));
+    assert_eq!(
+        legal,
+        owned(&[
+            mv("black", 40, 41),
+            mv("black", 40, 43),
+            mv("black", 40, 44),
+            mv("black", 50, 51),
+            mv("black", 50, 53),
+            mv("black", 50, 54),
+        ])
+    );
+    let st = state(
+        &s,
+        &[("red", 1, 72), ("red", 2, 30)],
+        &["control(red)", "throw(1, 3)", "rights(red, lost)"],
+    );
+    assert!(
+        s.legal(&st, "red")
+            .contains(&"move(sq(8, 0), sq(9, 0))".to_string())
+    );
+}
+
+// ------------------------------------------------------------ seed rule 5
+
+/// Seed 5: two pieces by the two values (one after the other, different
+/// pieces) or one piece by the sum.
+#[test]
+fn seed5_two_pieces_by_each_value_or_one_by_the_sum() {
+    let s = base();
+    let pieces = [("red", 1, 20), ("red", 2, 30)];
+    let extra = ["control(red)", "throw(6, 3)", "rights(red, lost)"];
+    let st = state(&s, &pieces, &extra);
+    assert_eq!(
+        s.legal(&st, "red"),
+        owned(&[
+            mv("red", 20, 26),
+            mv("red", 20, 23),
+            mv("red", 20, 29),
+            mv("red", 30, 36),
+            mv("red", 30, 33),
+            mv("red", 30, 39),
+        ])
+    );
+    others_pass(&s, &st, "red");
+
+    // The 6 first: the 3 is left for the other piece, and only for it.
+    let half = s.play(&st, &[("red", &mv("red", 20, 26))]);
+    assert_eq!(
+        s.facts(&half),
+        facts(
+            &[("red", 1, 26), ("red", 2, 30)],
+            &[
+                "control(red)",
+                "throw(6, 3)",
+                "rights(red, lost)",
+                "rest(3)",
+                "moved(1)"
+            ]
+        )
+    );
+    assert_eq!(s.legal(&half, "red"), vec![mv("red", 30, 33)]);
+    let done = s.play(&half, &[("red", &mv("red", 30, 33))]);
+    assert_eq!(
+        s.facts(&done),
+        facts(
+            &[("red", 1, 26), ("red", 2, 33)],
+            &["control(green)", "rights(red, lost)"]
+        )
+    );
+
+    // The sum: one move, the turn passes.
+    let summed = s.play(&st, &[("red", &mv("red", 20, 29))]);
+    assert_eq!(
+        s.facts(&summed),
+        facts(
+            &[("red", 1, 29), ("red", 2, 30)],
+            &["control(green)", "rights(red, lost)"]
+        )
+    );
+}
+
+/// Notes (gap): as much of the throw as possible. A lone piece must take the
+/// sum; if the sum is blocked (an opponent's pair), either single value.
+#[test]
+fn gap_use_both_values_when_possible() {
+    let s = base();
+    let extra = ["control(red)", "throw(6, 3)", "rights(red, lost)"];
+    let st = state(&s, &[("red", 1, 20)], &extra);
+    assert_eq!(s.legal(&st, "red"), vec![mv("red", 20, 29)]);
+    // Red's 29 is blue's 45 (arm C, block 13): a blue pair there.
+    assert_eq!(cell("red", 29), cell("blue", 45));
+    let st = state(
+        &s,
+        &[("red", 1, 20), ("blue", 1, 45), ("blue", 2, 45)],
+        &extra,
+    );
+    assert_eq!(
+        s.legal(&st, "red"),
+        owned(&[mv("red", 20, 26), mv("red", 20, 23)])
+    );
+    // The value that is played ends the throw when the other cannot follow.
+    let after = s.play(&st, &[("red", &mv("red", 20, 26))]);
+    assert_eq!(s.legal(&after, "red"), sorted(&["noop"]));
+    let passed = s.play(&after, &[]);
+    assert!(s.facts(&passed).contains(&"control(green)".to_string()));
+}
+
+// ------------------------------------------------------------ seed rule 6
+
+/// Seed 6: a doublet gives another turn, without limit; seed 7: not to a
+/// player who has lost pair rights.
+#[test]
+fn seed6_doublet_gives_another_turn() {
+    let s = base();
+    let pieces = [("red", 1, 20), ("red", 2, 30)];
+    let st = state(&s, &pieces, &["control(red)", "rights(red, won)"]);
+    assert_eq!(s.chance(&st), pasa(&[1, 3, 4, 6]));
+    let thrown = s.play(&st, &[("random", "pasa(3, 3)")]);
+    assert_eq!(
+        s.facts(&thrown),
+        facts(
+            &pieces,
+            &[
+                "control(red)",
+                "rights(red, won)",
+                "throw(3, 3)",
+                "bonus",
+                "throws_hi(0)",
+                "throws_lo(1)"
+            ]
+        )
+    );
+    let moved = s.play(&thrown, &[("red", &mv("red", 20, 26))]);
+    assert_eq!(
+        s.facts(&moved),
+        facts(
+            &[("red", 1, 26), ("red", 2, 30)],
+            &[
+                "control(red)",
+                "rights(red, won)",
+                "throws_hi(0)",
+                "throws_lo(1)"
+            ]
+        )
+    );
+    assert_eq!(s.chance(&moved), pasa(&[1, 3, 4, 6]));
+
+    // Rights lost: the doublet is just a throw.
+    let st = state(&s, &pieces, &["control(red)", "rights(red, lost)"]);
+    let thrown = s.play(&st, &[("random", "pasa(3, 3)")]);
+    assert!(!s.facts(&thrown).contains(&"bonus".to_string()));
+    let moved = s.play(&thrown, &[("red", &mv("red", 20, 26))]);
+    assert!(s.facts(&moved).contains(&"control(green)".to_string()));
+}
+
+// ------------------------------------------------------------ seed rule 7
+
+const RIGHTS_PIECES: [(&str, i32, i32); 4] =
+    [("red", 1, 6), ("red", 2, 7), ("red", 3, 14), ("red", 4, 17)];
+
+/// Seed 7: pair rights are won by a pair on block 17; while pending no pair
+/// forms anywhere else.
+#[test]
+fn seed7_pair_rights_won_on_17_and_no_other_pair_while_pending() {
+    let s = base();
+    let st = state(&s, &RIGHTS_PIECES, &["control(red)", "throw(3, 1)"]);
+    // 6 -> 7 would join the piece on 7: not while pending.
+    assert_eq!(
+        s.legal(&st, "red"),
+        owned(&[
+            mv("red", 6, 9),
+            mv("red", 6, 10),
+            mv("red", 7, 10),
+            mv("red", 7, 8),
+            mv("red", 7, 11),
+            mv("red", 14, 17),
+            mv("red", 14, 15),
+            mv("red", 14, 18),
+            mv("red", 17, 20),
+            mv("red", 17, 18),
+            mv("red", 17, 21),
+        ])
+    );
+    let won = s.play(&st, &[("red", &mv("red", 14, 17))]);
+    assert_eq!(
+        s.facts(&won),
+        facts(
+            &[("red", 1, 6), ("red", 2, 7), ("red", 3, 17), ("red", 4, 17)],
+            &[
+                "control(red)",
+                "throw(3, 1)",
+                "rest(1)",
+                "moved(3)",
+                "rights(red, won)"
+            ]
+        )
+    );
+    // With rights won, pairs form anywhere: 6 -> 7 joins the piece on 7.
+    assert!(s.legal(&won, "red").contains(&mv("red", 6, 7)));
+}
+
+/// Seed 7 / notes: the start pair moving as one by 5 (a throw of 4 and 6)
+/// lands on 17: rights won; by 6 (a throw of 6 and 6) beyond: rights lost.
+#[test]
+fn seed7_start_pair_moving_to_17_wins_rights() {
+    let s = base();
+    let pieces = [("red", 1, 6), ("red", 2, 7), ("red", 3, 12), ("red", 4, 12)];
+    let st = state(&s, &pieces, &["control(red)", "throw(4, 6)"]);
+    assert!(s.legal(&st, "red").contains(&pair("red", 12)));
+    let won = s.play(&st, &[("red", &pair("red", 12))]);
+    assert_eq!(
+        s.facts(&won),
+        facts(
+            &[("red", 1, 6), ("red", 2, 7), ("red", 3, 17), ("red", 4, 17)],
+            &[
+                "control(green)",
+                "rights(red, won)",
+                "stale(red, 3)",
+                "stale(red, 4)"
+            ]
+        )
+    );
+    let st = state(&s, &pieces, &["control(red)", "throw(6, 6)"]);
+    let lost = s.play(&st, &[("red", &pair("red", 12))]);
+    assert!(s.facts(&lost).contains(&"rights(red, lost)".to_string()));
+}
+
+/// Seed 7: a piece ending beyond 17 first loses pair rights: no own pieces
+/// on one block any more, no pair moves, no doublet bonus (test above).
+#[test]
+fn seed7_pair_rights_lost_beyond_17() {
+    let s = base();
+    let st = state(&s, &RIGHTS_PIECES, &["control(red)", "throw(3, 1)"]);
+    let lost = s.play(&st, &[("red", &mv("red", 17, 20))]);
+    assert_eq!(
+        s.facts(&lost),
+        facts(
+            &[("red", 1, 6), ("red", 2, 7), ("red", 3, 14), ("red", 4, 20)],
+            &[
+                "control(red)",
+                "throw(3, 1)",
+                "rest(1)",
+                "moved(4)",
+                "rights(red, lost)"
+            ]
+        )
+    );
+    // 6 -> 7 stays barred; the piece that moved may not move again.
+    assert_eq!(
+        s.legal(&lost, "red"),
+        owned(&[mv("red", 7, 8), mv("red", 14, 15)])
+    );
+    // An existing pair (the start pair) may only split: no pair move.
+    let st = state(
+        &s,
+        &[("red", 3, 12), ("red", 4, 12)],
+        &["control(red)", "throw(1, 3)", "rights(red, lost)"],
+    );
+    assert_eq!(
+        s.legal(&st, "red"),
+        owned(&[mv("red", 12, 13), mv("red", 12, 15), mv("red", 12, 16)])
+    );
+}
+
+// ------------------------------------------------------------ seed rule 8
+
+const LEAP_PIECES: [(&str, i32, i32); 3] = [("red", 1, 30), ("red", 2, 30), ("red", 3, 27)];
+
+/// Seed 8: a pair that has moved as a pair may not move so again until an
+/// own piece leaps over it; splitting stays allowed.
+#[test]
+fn seed8_stale_pair_cannot_move_until_leapt() {
+    let s = base();
+    let stale = [
+        "control(red)",
+        "throw(1, 3)",
+        "rights(red, won)",
+        "stale(red, 1)",
+        "stale(red, 2)",
+    ];
+    let st = state(&s, &LEAP_PIECES, &stale);
+    // No pair move; 27 -> 30 would make three on one block.
+    assert_eq!(
+        s.legal(&st, "red"),
+        owned(&[
+            mv("red", 30, 31),
+            mv("red", 30, 33),
+            mv("red", 30, 34),
+            mv("red", 27, 28),
+            mv("red", 27, 31),
+        ])
+    );
+    // Landing short of the pair does not leap it.
+    let short = s.play(&st, &[("red", &mv("red", 27, 28))]);
+    assert!(s.facts(&short).contains(&"stale(red, 1)".to_string()));
+    // Passing it does: the pair is fresh again.
+    let leapt = s.play(&st, &[("red", &mv("red", 27, 31))]);
+    assert_eq!(
+        s.facts(&leapt),
+        facts(
+            &[("red", 1, 30), ("red", 2, 30), ("red", 3, 31)],
+            &["control(green)", "rights(red, won)"]
+        )
+    );
+}
+
+/// Seed 8 / 9: a fresh pair moves half an even sum as one and becomes stale.
+#[test]
+fn seed8_seed9_fresh_pair_moves_and_becomes_stale() {
+    let s = base();
+    let st = state(
+        &s,
+        &LEAP_PIECES,
+        &["control(red)", "throw(1, 3)", "rights(red, won)"],
+    );
+    let mut legal = vec![
+        mv("red", 30, 31),
+        mv("red", 30, 33),
+        mv("red", 30, 34),
+        mv("red", 27, 28),
+        mv("red", 27, 31),
+        pair("red", 30),
+    ];
+    legal.sort();
+    assert_eq!(s.legal(&st, "red"), legal);
+    let moved = s.play(&st, &[("red", &pair("red", 30))]);
+    assert_eq!(
+        s.facts(&moved),
+        facts(
+            &[("red", 1, 32), ("red", 2, 32), ("red", 3, 27)],
+            &[
+                "control(green)",
+                "rights(red, won)",
+                "stale(red, 1)",
+                "stale(red, 2)"
+            ]
+        )
+    );
+}
+
+// ------------------------------------------------------------ seed rule 9
+
+/// Seed 9: pieces standing as a pair move only on an even sum.
+#[test]
+fn seed9_pairs_move_only_on_even_sums() {
+    let s = base();
+    let pieces = [("red", 1, 30), ("red", 2, 30), ("red", 3, 20)];
+    let st = state(
+        &s,
+        &pieces,
+        &["control(red)", "throw(6, 3)", "rights(red, won)"],
+    );
+    // 9 is odd: the pair is stuck, so the single takes the whole sum.
+    assert_eq!(s.legal(&st, "red"), vec![mv("red", 20, 29)]);
+    let st = state(
+        &s,
+        &pieces,
+        &["control(red)", "throw(3, 3)", "rights(red, won)"],
+    );
+    assert_eq!(
+        s.legal(&st, "red"),
+        owned(&[
+            mv("red", 30, 33),
+            mv("red", 30, 36),
+            mv("red", 20, 23),
+            mv("red", 20, 26),
+            pair("red", 30),
+        ])
+    );
+}
+
+// ----------------------------------------------------------- seed rule 10
+
+/// Seed 10: landing on an opponent's single hits it to the zero mark.
+#[test]
+fn seed10_hit_sends_to_the_zero_mark() {
+    let s = base();
+    // Red's 23 is blue's 39 (arm C, block 7).
+    assert_eq!(cell("red", 23), cell("blue", 39));
+    let st = state(
+        &s,
+        &[("red", 1, 20), ("red", 2, 40), ("blue", 1, 39)],
+        &["control(red)", "throw(3, 1)", "rights(red, lost)"],
+    );
+    let after = s.play(&st, &[("red", &mv("red", 20, 23))]);
+    assert_eq!(
+        s.facts(&after),
+        facts(
+            &[("red", 1, 23), ("red", 2, 40), ("blue", 1, 0)],
+            &[
+                "control(red)",
+                "throw(3, 1)",
+                "rights(red, lost)",
+                "rest(1)",
+                "moved(1)"
+            ]
+        )
+    );
+}
+
+/// Seed 10: while a piece is on the zero mark no other piece moves; the
+/// piece re-enters with any value; after it, the rest are free again.
+#[test]
+fn seed10_zero_mark_piece_moves_first() {
+    let s = base();
+    let extra = ["control(blue)", "throw(6, 3)", "rights(blue, lost)"];
+    let st = state(&s, &[("blue", 1, 0), ("blue", 2, 30)], &extra);
+    assert_eq!(
+        s.legal(&st, "blue"),
+        owned(&[mv("blue", 0, 6), mv("blue", 0, 3), mv("blue", 0, 9)])
+    );
+    let entered = s.play(&st, &[("blue", &mv("blue", 0, 6))]);
+    assert_eq!(s.legal(&entered, "blue"), vec![mv("blue", 30, 33)]);
+
+    // Two on the zero mark: both values go to them.
+    let st = state(
+        &s,
+        &[("blue", 1, 0), ("blue", 2, 0), ("blue", 3, 30)],
+        &extra,
+    );
+    assert_eq!(
+        s.legal(&st, "blue"),
+        owned(&[mv("blue", 0, 6), mv("blue", 0, 3), mv("blue", 0, 9)])
+    );
+    let entered = s.play(&st, &[("blue", &mv("blue", 0, 6))]);
+    assert_eq!(
+        s.facts(&entered),
+        facts(
+            &[("blue", 1, 6), ("blue", 2, 0), ("blue", 3, 30)],
+            &[
+                "control(blue)",
+                "throw(6, 3)",
+                "rights(blue, lost)",
+                "rest(3)",
+                "moved(1)"
+            ]
+        )
+    );
+    assert_eq!(s.legal(&entered, "blue"), vec![mv("blue", 0, 3)]);
+}
+
+/// Notes (gaps): the kit's crosses (blocks 5 and 12) are no safe squares in
+/// this game, and partners hit each other like anyone (seed 14: "no other
+/// relationship").
+#[test]
+fn gap_partners_hit_each_other_and_no_safe_squares() {
+    let s = base();
+    // Red's 12 (sq(10, 3), a cross) is black's 44 (arm D, block 12).
+    assert_eq!(cell("red", 12), "sq(10, 3)");
+    assert_eq!(cell("red", 12), cell("black", 44));
+    let st = state(
+        &s,
+        &[("red", 1, 9), ("red", 2, 30), ("black", 1, 44)],
+        &["control(red)", "throw(3, 1)", "rights(red, lost)"],
+    );
+    assert!(s.legal(&st, "red").contains(&mv("red", 9, 12)));
+    let hit = s.play(&st, &[("red", &mv("red", 9, 12))]);
+    assert_eq!(
+        s.facts(&hit),
+        facts(
+            &[("red", 1, 12), ("red", 2, 30), ("black", 1, 0)],
+            &[
+                "control(red)",
+                "throw(3, 1)",
+                "rights(red, lost)",
+                "rest(1)",
+                "moved(1)"
+            ]
+        )
+    );
+}
+
+// ----------------------------------------------------------- seed rule 11
+
+/// Seed 11: a single may not land on an opponent's pair; a pair moving as
+/// one hits a pair, both pieces to the zero mark.
+#[test]
+fn seed11_single_cannot_hit_a_pair_pair_can() {
+    let s = base();
+    // Red's 23 is blue's 39: a blue pair there.
+    let pieces = [
+        ("red", 1, 20),
+        ("red", 2, 20),
+        ("blue", 1, 39),
+        ("blue", 2, 39),
+    ];
+    let st = state(
+        &s,
+        &pieces,
+        &["control(red)", "throw(3, 3)", "rights(red, won)"],
+    );
+    assert_eq!(
+        s.legal(&st, "red"),
+        owned(&[mv("red", 20, 26), pair("red", 20)])
+    );
+    let hit = s.play(&st, &[("red", &pair("red", 20))]);
+    assert_eq!(
+        s.facts(&hit),
+        facts(
+            &[
+                ("red", 1, 23),
+                ("red", 2, 23),
+                ("blue", 1, 0),
+                ("blue", 2, 0)
+            ],
+            &[
+                "control(green)",
+                "rights(red, won)",
+                "stale(red, 1)",
+                "stale(red, 2)"
+            ]
+        )
+    );
+}
+
+// ----------------------------------------------------------- seed rule 12
+
+/// Seed 12: of two pairs of one player the more advanced is the true pair;
+/// a single may hit the false pair (both pieces) but not the true one.
+#[test]
+fn seed12_single_hits_the_false_pair_not_the_true_one() {
+    let s = base();
+    // Red's 23 and 29 are blue's 39 (false pair) and 45 (true pair).
+    assert_eq!(cell("red", 29), cell("blue", 45));
+    let pieces = [
+        ("red", 1, 20),
+        ("blue", 1, 39),
+        ("blue", 2, 39),
+        ("blue", 3, 45),
+        ("blue", 4, 45),
+    ];
+    let st = state(
+        &s,
+        &pieces,
+        &["control(red)", "throw(3, 6)", "rights(red, lost)"],
+    );
+    // The sum (29) would hit the true pair: barred; so one value only.
+    assert_eq!(
+        s.legal(&st, "red"),
+        owned(&[mv("red", 20, 23), mv("red", 20, 26)])
+    );
+    let hit = s.play(&st, &[("red", &mv("red", 20, 23))]);
+    assert_eq!(
+        s.facts(&hit),
+        facts(
+            &[
+                ("red", 1, 23),
+                ("blue", 1, 0),
+                ("blue", 2, 0),
+                ("blue", 3, 45),
+                ("blue", 4, 45)
+            ],
+            &[
+                "control(red)",
+                "throw(3, 6)",
+                "rights(red, lost)",
+                "rest(6)",
+                "moved(1)"
+            ]
+        )
+    );
+    // With one pair only, it is no false pair: the single may not hit it.
+    let st = state(
+        &s,
+        &[("red", 1, 20), ("blue", 1, 39), ("blue", 2, 39)],
+        &["control(red)", "throw(3, 6)", "rights(red, lost)"],
+    );
+    assert_eq!(s.legal(&st, "red"), vec![mv("red", 20, 29)]);
+}
+
+// ----------------------------------------------------------- seed rule 13
+
+/// Seed 13 / notes: the coloured column leads to the centre, reached only by
+/// the exact count; a value that cannot follow is not forced on the throw.
+#[test]
+fn seed13_coloured_column_and_exact_count_home() {
+    let s = base();
+    let st = state(
+        &s,
+        &[("red", 1, 70), ("red", 2, 79)],
+        &["control(red)", "throw(3, 1)", "rights(red, lost)"],
+    );
+    // 70 -> 71 (the 1) would leave the 3 to 79, beyond the centre.
+    assert_eq!(
+        s.legal(&st, "red"),
+        owned(&[mv("red", 70, 73), mv("red", 70, 74), mv("red", 79, 80)])
+    );
+    assert_eq!(cell("red", 73), "sq(9, 0)");
+    let home = s.play(&st, &[("red", &mv("red", 79, 80))]);
+    let home = s.play(&home, &[("red", &mv("red", 70, 73))]);
+    let st = state(
+        &s,
+        &[("red", 1, 73), ("red", 2, 80)],
+        &["control(red)", "throw(1, 3)", "rights(red, lost)"],
+    );
+    assert!(
+        s.legal(&st, "red")
+            .contains(&"move(sq(9, 7), home)".to_string())
+    );
+    assert!(s.facts(&home).contains(&at("red", 2, 80)));
+}
+
+// ----------------------------------------------------------- seed rule 14
+
+/// Seed 14: the player who brings its fourth piece home misses four turns.
+#[test]
+fn seed14_finishing_then_four_missed_turns() {
+    let s = base();
+    let st = state(
+        &s,
+        &[("red", 1, 80)],
+        &["control(red)", "throw(1, 3)", "rights(red, lost)"],
+    );
+    assert_eq!(s.legal(&st, "red"), vec![mv("red", 80, 81)]);
+    let done = s.play(&st, &[("red", &mv("red", 80, 81))]);
+    assert_eq!(
+        s.facts(&done),
+        facts(
+            &[],
+            &[
+                "control(green)",
+                "rights(red, lost)",
+                "finished(red, 1)",
+                "skips(red, 4)"
+            ]
+        )
+    );
+    // A missed turn: nobody throws or moves; the count goes down.
+    let missed = state(
+        &s,
+        &[("black", 1, 30)],
+        &["control(red)", "finished(red, 1)", "skips(red, 4)"],
+    );
+    assert_eq!(s.chance(&missed), vec![("noop".to_string(), 1)]);
+    others_pass(&s, &missed, "");
+    let next = s.play(&missed, &[]);
+    assert_eq!(
+        s.facts(&next),
+        facts(
+            &[("black", 1, 30)],
+            &["control(green)", "finished(red, 1)", "skips(red, 3)"]
+        )
+    );
+    let last = state(
+        &s,
+        &[("black", 1, 30)],
+        &["control(red)", "finished(red, 1)", "skips(red, 1)"],
+    );
+    assert_eq!(
+        s.facts(&s.play(&last, &[])),
+        facts(&[("black", 1, 30)], &["control(green)", "finished(red, 1)"])
+    );
+}
+
+/// Seed 14: from the fifth turn on the finished player throws for its
+/// partner, who plays the throw with its own pieces; no bonus on a donated
+/// doublet; with the partner finished too the turn is missed.
+#[test]
+fn seed14_donated_throws_go_to_the_partner() {
+    let s = base();
+    let st = state(
+        &s,
+        &[("black", 1, 30), ("black", 2, 40)],
+        &["control(red)", "finished(red, 1)", "rights(black, won)"],
+    );
+    assert_eq!(s.chance(&st), pasa(&[1, 3, 4, 6]));
+    let thrown = s.play(&st, &[("random", "pasa(3, 3)")]);
+    assert!(!s.facts(&thrown).contains(&"bonus".to_string()));
+    assert_eq!(
+        s.legal(&thrown, "black"),
+        owned(&[
+            mv("black", 30, 33),
+            mv("black", 30, 36),
+            mv("black", 40, 43),
+            mv("black", 40, 46),
+        ])
+    );
+    others_pass(&s, &thrown, "black");
+    let played = s.play(&thrown, &[("black", &mv("black", 30, 36))]);
+    assert_eq!(
+        s.facts(&played),
+        facts(
+            &[("black", 1, 36), ("black", 2, 40)],
+            &[
+                "control(green)",
+                "finished(red, 1)",
+                "rights(black, won)",
+                "throws_hi(0)",
+                "throws_lo(1)"
+            ]
+        )
+    );
+    let both = state(
+        &s,
+        &[("blue", 1, 30)],
+        &["control(red)", "finished(red, 1)", "finished(black, 2)"],
+    );
+    assert_eq!(s.chance(&both), vec![("noop".to_string(), 1)]);
+    assert!(
+        s.facts(&s.play(&both, &[]))
+            .contains(&"control(green)".to_string())
+    );
+}
+
+// ----------------------------------------------------------- seed rule 15
+
+fn result(black: i64, blue: i64, red: i64, green: i64) -> Vec<(String, Option<i64>)> {
+    vec![
+        ("black".to_string(), Some(black)),
+        ("blue".to_string(), Some(blue)),
+        ("red".to_string(), Some(red)),
+        ("green".to_string(), Some(green)),
+        ("random".to_string(), None),
+    ]
+}
+
+/// Seed 15: the game ends when the third player finishes; places 100, 67,
+/// 33 and 0 (notes).
+#[test]
+fn seed15_full_ranking_when_the_third_finishes() {
+    let s = base();
+    let st = state(
+        &s,
+        &[("green", 1, 80), ("black", 1, 30)],
+        &[
+            "control(green)",
+            "throw(1, 3)",
+            "finished(red, 1)",
+            "finished(blue, 2)",
+            "rights(green, lost)",
+        ],
+    );
+    assert!(!s.is_terminal(&st));
+    let end = s.play(&st, &[("green", &mv("green", 80, 81))]);
+    assert!(s.is_terminal(&end));
+    assert_eq!(s.goals(&end), result(0, 67, 100, 33));
+}
+
+/// Notes (gap): at the throw cap the unfinished are placed after the
+/// finished by total progress; equal progress, equal place.
+#[test]
+fn gap_throw_cap_ranks_the_unfinished_by_progress() {
+    let s = Scenario::open(BASE, &[("cap", "150")]);
+    let pieces = [
+        ("black", 1, 10),
+        ("black", 2, 20),
+        ("black", 3, 30),
+        ("black", 4, 40),
+        ("blue", 1, 40),
+        ("blue", 2, 50),
+        ("blue", 3, 52),
+        ("blue", 4, 58),
+        ("green", 1, 30),
+        ("green", 2, 30),
+        ("green", 3, 37),
+        ("green", 4, 53),
+    ];
+    let capped = state(
+        &s,
+        &pieces,
+        &[
+            "control(black)",
+            "finished(red, 1)",
+            "throws_hi(1)",
+            "throws_lo(50)",
+        ],
+    );
+    assert!(s.is_terminal(&capped));
+    // Progress: black 100, blue 200, green 150.
+    assert_eq!(s.goals(&capped), result(0, 67, 100, 33));
+    let before = state(
+        &s,
+        &pieces,
+        &[
+            "control(black)",
+            "finished(red, 1)",
+            "throws_hi(1)",
+            "throws_lo(49)",
+        ],
+    );
+    assert!(!s.is_terminal(&before));
+    let thrown = s.play(&before, &[("random", "pasa(1, 1)")]);
+    assert!(s.facts(&thrown).contains(&"throws_lo(50)".to_string()));
+    assert!(!s.is_terminal(&thrown), "a throw in hand is played out");
+    // Ties share the better place.
+    let tied = [
+        ("black", 1, 37),
+        ("black", 2, 30),
+        ("black", 3, 30),
+        ("black", 4, 53),
+        ("blue", 1, 10),
+        ("blue", 2, 11),
+        ("blue", 3, 12),
+        ("blue", 4, 13),
+        ("green", 1, 30),
+        ("green", 2, 30),
+        ("green", 3, 37),
+        ("green", 4, 53),
+    ];
+    let st = state(
+        &s,
+        &tied,
+        &["control(black)", "throws_hi(1)", "throws_lo(50)"],
+    );
+    // Red (all home, unrecorded) 324, black = green 150, blue 46.
+    assert_eq!(s.goals(&st), result(67, 0, 100, 67));
+}
+
+// ---------------------------------------------------------------- variant
+
+/// Variant: pasa with faces 1, 2, 5, 6 (the classical set).
+#[test]
+fn variant_1256_pasa() {
+    let s = Scenario::open(PASA_1256, &[]);
+    assert_eq!(s.chance(&s.initial()), pasa(&[1, 2, 5, 6]));
+    let st = state(
+        &s,
+        &[("red", 1, 20), ("red", 2, 30)],
+        &["control(red)", "throw(2, 5)", "rights(red, lost)"],
+    );
+    assert_eq!(
+        s.legal(&st, "red"),
+        owned(&[
+            mv("red", 20, 22),
+            mv("red", 20, 25),
+            mv("red", 20, 27),
+            mv("red", 30, 32),
+            mv("red", 30, 35),
+            mv("red", 30, 37),
+        ])
+    );
+}
+
+// -------------------------------------------------------------- bad input
+
+/// `tabula play --agent black=human`: a move that is not legal is refused
+/// with the legal moves and asked again; the next, legal one is played.
+#[test]
+fn bad_input_play_refuses_illegal_move() {
+    let (out, err, code) = run(
+        &[
+            "play",
+            BASE,
+            "--agent",
+            "black=human",
+            "--agent",
+            "blue=first",
+            "--agent",
+            "red=first",
+            "--agent",
+            "green=first",
+            "--seed",
+            "1",
+            "--max-steps",
+            "2",
+        ],
+        "move(zero, centre)\nmove(sq(10, 17), sq(8, 13))\n",
+    );
+    assert_eq!(
+        err,
+        "error: `move(zero, centre)` is not a legal move of black; legal: \
+         move(sq(10, 17), sq(8, 14)), move(sq(10, 16), sq(8, 14)), \
+         move(sq(10, 17), sq(8, 13))\n"
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("1. black=noop blue=noop red=noop green=noop random=pasa(6, 1)\n"));
+    assert!(out.contains("black> move(zero, centre)\nblack> move(sq(10, 17), sq(8, 13))\n"));
+    assert!(out.contains("2. black=move(sq(10, 17), sq(8, 13)) blue=noop red=noop green=noop"));
+    assert!(out.ends_with("stopped after 2 steps (--max-steps)\n"));
+}
+
+// ----------------------------------------------------------------- sanity
+
+/// Observed pasa throws in seeded random playouts: each of the 16 ordered
+/// pairs within 1 percentage point of 1/16, doublets near 4/16.
+#[test]
+fn observed_pasa_frequencies() {
+    use rand::{RngExt, SeedableRng};
+    let s = base();
+    let game = &s.game;
+    let rnd = game.random_role().unwrap();
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+    let mut counts = std::collections::BTreeMap::<String, u64>::new();
+    let mut total = 0u64;
+    let mut m = game.machine();
+    for _ in 0..12 {
+        m.set_state(&game.initial());
+        while !m.is_terminal() {
+            let joint: Vec<u32> = (0..game.role_count())
+                .map(|r| {
+                    if r == rnd {
+                        let outcomes = m.chance().unwrap();
+                        let sum: u64 = outcomes.iter().map(|(_, w)| w).sum();
+                        let mut x = rng.random_range(0..sum);
+                        for (mv, w) in outcomes {
+                            if x < w {
+                                return mv;
+                            }
+                            x -= w;
+                        }
+                        unreachable!()
+                    } else {
+                        let l = m.legal(r);
+                        l[rng.random_range(0..l.len())]
+                    }
+                })
+                .collect();
+            let shown = game.show_move(rnd, joint[rnd]);
+            if shown.starts_with("pasa(") {
+                *counts.entry(shown).or_default() += 1;
+                total += 1;
+            }
+            let next = m.next(&joint);
+            m.set_state(&next);
+        }
+    }
+    let mut doublets = 0;
+    for (mv, _) in pasa(&[1, 3, 4, 6]) {
+        let n = counts.get(&mv).copied().unwrap_or(0);
+        let observed = n as f64 / total as f64;
+        println!("{mv}: observed {observed:.4} declared 0.0625 ({total} throws)");
+        assert!((observed - 0.0625).abs() < 0.01, "{mv}: {observed}");
+        let faces: Vec<&str> = mv[5..mv.len() - 1].split(", ").collect();
+        if faces[0] == faces[1] {
+            doublets += n;
+        }
+    }
+    let share = doublets as f64 / total as f64;
+    println!("doublets: observed {share:.4} declared 0.2500");
+    assert!((share - 0.25).abs() < 0.02);
+}
