@@ -282,7 +282,7 @@ fn holds(net: &Net, vals: &[bool], rule: u32) -> bool {
 /// One machine's propagation state: the values of the loaded state (and
 /// of the moves being made), the counters, and scratch lists reused by
 /// every load.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Counters {
     /// The base facts the values describe.
     loaded: Box<[u64]>,
@@ -301,6 +301,29 @@ pub struct Counters {
     next: Box<[u64]>,
     /// The heads supported by the early rules of the moves being made.
     armed: Vec<u32>,
+}
+
+/// A copy keeps the room of the scratch lists, so it never allocates
+/// either.
+impl Clone for Counters {
+    fn clone(&self) -> Counters {
+        let with_room = |v: &Vec<u32>| {
+            let mut copy = Vec::with_capacity(v.capacity());
+            copy.extend_from_slice(v);
+            copy
+        };
+        Counters {
+            loaded: self.loaded.clone(),
+            vals: self.vals.clone(),
+            false_lits: self.false_lits.clone(),
+            support: self.support.clone(),
+            dirty: self.dirty.clone(),
+            changed: with_room(&self.changed),
+            before: self.before.clone(),
+            next: self.next.clone(),
+            armed: with_room(&self.armed),
+        }
+    }
 }
 
 impl Counters {
@@ -349,6 +372,24 @@ impl Counters {
             next,
             armed: Vec::with_capacity(net.early.iter().map(Vec::len).sum()),
         }
+    }
+
+    /// The base facts of the loaded state.
+    pub fn loaded(&self) -> &[u64] {
+        &self.loaded
+    }
+
+    /// Becomes a copy of `from` (counters of the same game), without
+    /// allocating.
+    pub fn restore(&mut self, from: &Counters) {
+        self.loaded.copy_from_slice(&from.loaded);
+        self.vals.copy_from_slice(&from.vals);
+        self.false_lits.copy_from_slice(&from.false_lits);
+        self.support.copy_from_slice(&from.support);
+        self.dirty.copy_from_slice(&from.dirty);
+        self.next.copy_from_slice(&from.next);
+        self.changed.clear();
+        self.armed.clear();
     }
 
     /// The values of every tracked slot (and base fact) of the loaded state.

@@ -101,6 +101,9 @@ pub struct Game {
     net: Net,
     propagation: Propagation,
     engine: EngineKind,
+    /// The incremental engine's counters of the initial state (when it is
+    /// selected): new machines start from them, playouts reset to them.
+    initial_counters: Option<Counters>,
 }
 
 /// Which evaluator a [`Machine`] uses for a state's view; both answer the
@@ -141,6 +144,7 @@ impl Game {
         Ok(Game {
             propagation: Propagation::new(&net),
             engine: EngineKind::default(),
+            initial_counters: None,
             ground_stats: ground.stats(),
             syntax: ground.syntax,
             symbols: ground.symbols,
@@ -274,6 +278,14 @@ impl Game {
     /// The evaluator of the machines made from now on.
     pub fn set_engine(&mut self, engine: EngineKind) {
         self.engine = engine;
+        self.initial_counters = match engine {
+            EngineKind::Reference => None,
+            EngineKind::Incremental => Some(Counters::new(
+                &self.net,
+                &self.propagation,
+                &self.initial().bits,
+            )),
+        };
     }
 
     pub fn engine(&self) -> EngineKind {
@@ -281,13 +293,7 @@ impl Game {
     }
 
     pub fn machine(&self) -> Machine<'_> {
-        let initial = self.initial();
-        let counters = match self.engine {
-            EngineKind::Reference => None,
-            EngineKind::Incremental => {
-                Some(Counters::new(&self.net, &self.propagation, &initial.bits))
-            }
-        };
+        let counters = self.initial_counters.clone();
         let mut vals = match &counters {
             Some(c) => c.vals().to_vec(),
             None => vec![false; self.net.slots],
@@ -407,7 +413,15 @@ impl<'g> Machine<'g> {
         let net = &self.game.net;
         if let Some(c) = &mut self.counters {
             let prop = &self.game.propagation;
-            c.load(net, prop, &self.state.bits, &mut self.vals, &mut self.legal);
+            match &self.game.initial_counters {
+                // Back to the start (a new playout): copy, not propagate.
+                Some(start) if start.loaded() == &self.state.bits[..] => {
+                    c.restore(start);
+                    self.vals.copy_from_slice(c.vals());
+                    fill_legal(net, &self.vals, &mut self.legal);
+                }
+                _ => c.load(net, prop, &self.state.bits, &mut self.vals, &mut self.legal),
+            }
             return;
         }
         for i in 0..net.base.len() as u32 {
