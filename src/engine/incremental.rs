@@ -1,16 +1,18 @@
-//! The event-driven evaluator of a state's view (terminal, legal moves,
-//! weights): differential propagation between consecutive states.
+//! The event-driven evaluator: a state's view (terminal, legal moves,
+//! weights) and its next states by differential propagation between
+//! consecutive states.
 //!
 //! In: a compiled [`Net`]. Out: [`Propagation`] (immutable tables, shared by
 //! every machine of a game) and [`Counters`] (one machine's values).
-//! Holds: after [`Counters::load`], every slot of the view cone has the
-//! value the reference plan would compute for that state. Per rule it keeps
-//! the number of false literals, per non-recursive derived slot the number
-//! of rules that hold; a changed slot updates the rules that read it
+//! Holds: after [`Counters::load`], every slot of the `view` and `after`
+//! cones has the value the reference plans compute for that state (with no
+//! moves), and [`Counters::next`] gives the reference's next state. Per rule
+//! it keeps the number of false literals, per non-recursive derived slot the
+//! number of rules that hold; a changed slot updates the rules that read it
 //! (fan-out), and slots whose support crosses zero are settled once, in slot
-//! order (which is dependency order). A recursive component is recomputed
-//! with the fixpoint when one of its inputs changes. Loading allocates
-//! nothing.
+//! order (which is dependency order). A move gates the rules it triggers; a
+//! recursive component is recomputed with the fixpoint when one of its
+//! inputs changes. Loading and stepping allocate nothing.
 
 use super::compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 
