@@ -46,6 +46,7 @@ mod play;
 mod repl;
 
 use crate::diag::{self, Diagnostic};
+use crate::engine::EngineKind;
 use crate::load::Loaded;
 use crate::syntax::{Overrides, SourceMap, Syntax};
 use clap::{Parser, Subcommand};
@@ -90,6 +91,16 @@ pub struct GameOptions {
     /// Set a parameter of a native game: `--param NAME=VALUE`.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
+    /// The evaluator: `reference` re-derives every state, `incremental`
+    /// propagates what changed (both answer the same).
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineArg>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum EngineArg {
+    Reference,
+    Incremental,
 }
 
 /// The game file and options of a command that opens one game.
@@ -268,7 +279,13 @@ fn print_diagnostics(diags: &[Diagnostic], omitted: usize, sources: &SourceMap, 
 /// (warnings too); on failure returns the exit code to use.
 fn open_file(path: &Path, options: &GameOptions, overrides: &Overrides) -> Result<Loaded, i32> {
     match crate::load::open(path, options.syntax(), overrides) {
-        Ok(loaded) => {
+        Ok(mut loaded) => {
+            if let Some(engine) = options.engine {
+                loaded.game.set_engine(match engine {
+                    EngineArg::Reference => EngineKind::Reference,
+                    EngineArg::Incremental => EngineKind::Incremental,
+                });
+            }
             print_diagnostics(&loaded.warnings, loaded.omitted, &loaded.sources, path);
             Ok(loaded)
         }

@@ -8,12 +8,14 @@
 //! playout step allocates nothing.
 
 mod compile;
+mod incremental;
 pub mod perft;
 
 use crate::diag::Diagnostic;
 use crate::ground::{self, AtomId, Ground, GroundAtom, GroundStats, Limits, TermId, TermTable};
 use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
 use compile::{BASE0, Net, PlanStep, SLOT_TRUE};
+use incremental::{Counters, Propagation};
 use rand::{Rng, RngExt};
 
 /// A game state: the set of its true base facts.
@@ -97,6 +99,22 @@ pub struct Game {
     atoms: Vec<GroundAtom>,
     ground_stats: GroundStats,
     net: Net,
+    propagation: Propagation,
+    engine: EngineKind,
+    /// The incremental engine's counters of the initial state (when it is
+    /// selected): new machines start from them, playouts reset to them.
+    initial_counters: Option<Counters>,
+}
+
+/// Which evaluator a [`Machine`] uses for a state's view; both answer the
+/// same (`tests/differential.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineKind {
+    /// Re-derives the view cone of every state from scratch.
+    #[default]
+    Reference,
+    /// Propagates only what changed since the previous state.
+    Incremental,
 }
 
 /// Sizes of the compiled game, for `check --explain` and benchmarks.
@@ -124,6 +142,9 @@ impl Game {
     pub fn from_ground(ground: Ground, meta: Meta) -> Result<Game, Vec<Diagnostic>> {
         let net = compile::compile(&ground)?;
         Ok(Game {
+            propagation: Propagation::new(&net),
+            engine: EngineKind::default(),
+            initial_counters: None,
             ground_stats: ground.stats(),
             syntax: ground.syntax,
             symbols: ground.symbols,
@@ -267,15 +288,44 @@ impl Game {
         self.terms.lookup(term, &[])
     }
 
+    /// The evaluator of the machines made from now on.
+    pub fn set_engine(&mut self, engine: EngineKind) {
+        self.engine = engine;
+        self.initial_counters = match engine {
+            EngineKind::Reference => None,
+            EngineKind::Incremental => Some(Counters::new(
+                &self.net,
+                &self.propagation,
+                &self.initial().bits,
+            )),
+        };
+    }
+
+    pub fn engine(&self) -> EngineKind {
+        self.engine
+    }
+
     pub fn machine(&self) -> Machine<'_> {
-        let mut vals = vec![false; self.net.slots];
+        let counters = self.initial_counters.clone();
+        let mut vals = match &counters {
+            Some(c) => c.vals().to_vec(),
+            None => vec![false; self.net.slots],
+        };
         vals[SLOT_TRUE as usize] = true;
+        // Room for every move, so updating the lists never allocates.
+        let mut legal: Vec<Vec<u32>> = (self.net.roles.iter())
+            .map(|r| Vec::with_capacity(r.moves.len()))
+            .collect();
+        if counters.is_some() {
+            fill_legal(&self.net, &vals, &mut legal);
+        }
         Machine {
+            counters,
             game: self,
             vals,
             state: self.initial(),
             next: self.initial(),
-            legal: vec![Vec::new(); self.role_count()],
+            legal,
             joint: vec![0; self.role_count()],
             pending: vec![NO_LINK; self.net.slots],
             links: Vec::new(),
@@ -288,6 +338,8 @@ impl Game {
 /// One thread's evaluator of a [`Game`].
 pub struct Machine<'g> {
     game: &'g Game,
+    /// The incremental evaluator's values and counters, if the game uses it.
+    counters: Option<Counters>,
     vals: Vec<bool>,
     state: State,
     next: State,
@@ -372,19 +424,24 @@ impl<'g> Machine<'g> {
 
     fn load_state(&mut self) {
         let net = &self.game.net;
+        if let Some(c) = &mut self.counters {
+            let prop = &self.game.propagation;
+            match &self.game.initial_counters {
+                // Back to the start (a new playout): copy, not propagate.
+                Some(start) if start.loaded() == &self.state.bits[..] => {
+                    c.restore(start);
+                    self.vals.copy_from_slice(c.vals());
+                    fill_legal(net, &self.vals, &mut self.legal);
+                }
+                _ => c.load(net, prop, &self.state.bits, &mut self.vals, &mut self.legal),
+            }
+            return;
+        }
         for i in 0..net.base.len() as u32 {
             self.vals[(BASE0 + i) as usize] = self.state.get(i);
         }
         self.run(Plan::View);
-        for r in 0..net.roles.len() {
-            let legal = &mut self.legal[r];
-            legal.clear();
-            for (i, m) in net.roles[r].moves.iter().enumerate() {
-                if self.vals[m.legal as usize] {
-                    legal.push(i as u32);
-                }
-            }
-        }
+        fill_legal(net, &self.vals, &mut self.legal);
     }
 
     pub fn is_terminal(&self) -> bool {
@@ -485,6 +542,14 @@ impl<'g> Machine<'g> {
     /// state, written into `out`. Does not check legality.
     pub fn next_into(&mut self, joint: &[u32], out: &mut State) {
         let net = &self.game.net;
+        if let Some(c) = &mut self.counters {
+            let does = joint
+                .iter()
+                .enumerate()
+                .map(|(r, &m)| net.roles[r].moves[m as usize].does);
+            c.next(net, &self.game.propagation, does, &mut out.bits);
+            return;
+        }
         for (r, &m) in joint.iter().enumerate() {
             let does = net.roles[r].moves[m as usize].does;
             self.vals[does as usize] = true;
@@ -687,6 +752,18 @@ enum Plan {
     Goal,
     After,
     Full,
+}
+
+/// Every role's legal moves, read from the values of their `legal` slots.
+fn fill_legal(net: &Net, vals: &[bool], legal: &mut [Vec<u32>]) {
+    for (r, role) in net.roles.iter().enumerate() {
+        legal[r].clear();
+        for (i, m) in role.moves.iter().enumerate() {
+            if vals[m.legal as usize] {
+                legal[r].push(i as u32);
+            }
+        }
+    }
 }
 
 #[inline]

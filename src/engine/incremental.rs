@@ -1,0 +1,622 @@
+//! The event-driven evaluator: a state's view (terminal, legal moves,
+//! weights) and its next states by differential propagation between
+//! consecutive states.
+//!
+//! In: a compiled [`Net`]. Out: [`Propagation`] (immutable tables, shared by
+//! every machine of a game) and [`Counters`] (one machine's values).
+//! Holds: after [`Counters::load`], every slot of the `view` and `after`
+//! cones has the value the reference plans compute for that state (with no
+//! moves), and [`Counters::next`] gives the reference's next state. Per rule
+//! it keeps the number of false literals, per non-recursive derived slot the
+//! number of rules that hold; a changed slot updates the rules that read it
+//! (fan-out), and slots whose support crosses zero are settled once, in slot
+//! order (which is dependency order). A move gates the rules it triggers; a
+//! recursive component is recomputed with the fixpoint when one of its
+//! inputs changes. Loading and stepping allocate nothing.
+
+use super::compile::{BASE0, Net, PlanStep, SLOT_TRUE};
+
+/// No recursive component starts at this slot.
+const NOT_COMPONENT: u32 = 0;
+
+/// The tables propagation reads, built once per game.
+#[derive(Clone, Debug)]
+pub struct Propagation {
+    /// For every slot: the tracked rules reading it, as `rule << 1 |
+    /// negated`, at `fanout[fanout_start[s]..fanout_start[s + 1]]`.
+    fanout_start: Vec<u32>,
+    fanout: Vec<u32>,
+    /// For every slot: the first slots of the recursive tracked components
+    /// (other than its own) that read it.
+    component_start: Vec<u32>,
+    components: Vec<u32>,
+    /// For the first slot of a recursive tracked component: its end.
+    component_end: Vec<u32>,
+    /// The head slot of every rule (meaningful for tracked rules).
+    head: Vec<u32>,
+    /// For a move-triggered rule: the slot of its move (`SLOT_TRUE` for a
+    /// rule that reads no move).
+    trigger: Vec<u32>,
+    /// The tracked plan: the `view` and `after` cones, in slot order.
+    steps: Vec<PlanStep>,
+    /// The tracked non-recursive slots' rules, triggered ones included.
+    rule_start: Vec<u32>,
+    rules: Vec<u32>,
+    /// For every slot: the (role, move) pairs whose legality it is, at
+    /// `moves[move_start[s]..move_start[s + 1]]`.
+    move_start: Vec<u32>,
+    moves: Vec<(u32, u32)>,
+    /// For every slot: the base facts of its `next` atoms.
+    next_start: Vec<u32>,
+    next: Vec<u32>,
+    /// Tracked view slots that depend on the moves: copied to the
+    /// machine's values after every load.
+    overwritten: Vec<u32>,
+    /// The largest recursive tracked component.
+    widest: usize,
+    /// Whether each slot is computed by the tracked plan.
+    tracked: Vec<bool>,
+}
+
+/// The view and after plans merged, in slot order.
+fn tracked_steps(net: &Net) -> Vec<PlanStep> {
+    let first = |step: &PlanStep| match *step {
+        PlanStep::One(s) | PlanStep::Fixpoint(s, _) => s,
+    };
+    let mut steps: Vec<PlanStep> = net.view.iter().chain(&net.after).copied().collect();
+    steps.sort_by_key(first);
+    steps.dedup();
+    steps
+}
+
+fn step_slots(step: PlanStep) -> std::ops::Range<u32> {
+    match step {
+        PlanStep::One(s) => s..s + 1,
+        PlanStep::Fixpoint(a, b) => a..b,
+    }
+}
+
+/// Compressed lists: `items` of key `k` are `items[start[k]..start[k + 1]]`.
+fn grouped(keys: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; keys + 1];
+    for &(k, _) in pairs {
+        start[k as usize + 1] += 1;
+    }
+    for k in 0..keys {
+        start[k + 1] += start[k];
+    }
+    let mut fill = start.clone();
+    let mut items = vec![0u32; pairs.len()];
+    for &(k, v) in pairs {
+        items[fill[k as usize] as usize] = v;
+        fill[k as usize] += 1;
+    }
+    (start, items)
+}
+
+/// Every move-triggered rule that is not early, as (head, rule, move
+/// slot). Early rules read only the state and move-independent view slots,
+/// which stay fixed while a move is made, so they are evaluated when their
+/// move is made, not counted.
+fn triggered_rules(net: &Net) -> Vec<(u32, u32, u32)> {
+    net.triggered
+        .iter()
+        .enumerate()
+        .flat_map(|(i, list)| {
+            let does = net.first_input + i as u32;
+            list.iter().map(move |&(head, rule)| (head, rule, does))
+        })
+        .collect()
+}
+
+impl Propagation {
+    pub fn new(net: &Net) -> Propagation {
+        let steps = tracked_steps(net);
+        let mut component_end = vec![NOT_COMPONENT; net.slots];
+        let mut owner = vec![u32::MAX; net.slots];
+        let mut widest = 0;
+        let mut own_rules = Vec::new();
+        let mut tracked = vec![false; net.slots];
+        for &step in &steps {
+            step_slots(step).for_each(|s| tracked[s as usize] = true);
+            if let PlanStep::Fixpoint(a, b) = step {
+                component_end[a as usize] = b;
+                (a..b).for_each(|s| owner[s as usize] = a);
+                widest = widest.max((b - a) as usize);
+            }
+            for s in step_slots(step) {
+                own_rules.extend(rules_of(net, s).map(|r| (s, r)));
+            }
+        }
+        let mut trigger = vec![SLOT_TRUE; net.rule_lits.len() - 1];
+        for (head, rule, does) in triggered_rules(net) {
+            trigger[rule as usize] = does;
+            if tracked[head as usize] && owner[head as usize] == u32::MAX {
+                own_rules.push((head, rule));
+            }
+        }
+        let (rule_start, rules) = grouped(net.slots, &own_rules);
+        let mut head = vec![u32::MAX; net.rule_lits.len() - 1];
+        let mut reads = Vec::new();
+        let mut component_reads = Vec::new();
+        for &(s, rule) in &own_rules {
+            head[rule as usize] = s;
+            let lits = body(net, rule).iter().copied();
+            // A rule's move is not a counted literal: a move turned on or
+            // off visits its rules (see `Counters::flip_move`).
+            for l in lits {
+                let read = l >> 1;
+                match owner[s as usize] {
+                    u32::MAX => reads.push((read, rule << 1 | (l & 1))),
+                    c if owner[read as usize] != c => component_reads.push((read, c)),
+                    _ => {}
+                }
+            }
+        }
+        component_reads.sort_unstable();
+        component_reads.dedup();
+        let (fanout_start, fanout) = grouped(net.slots, &reads);
+        let (component_start, components) = grouped(net.slots, &component_reads);
+        let (move_start, moves) = legal_moves(net);
+        let next_pairs: Vec<(u32, u32)> = net.next.to_vec();
+        let (next_start, next) = grouped(net.slots, &next_pairs);
+        let mut early_heads = vec![false; net.slots];
+        net.early
+            .iter()
+            .flatten()
+            .for_each(|&(h, _)| early_heads[h as usize] = true);
+        let overwritten = move_dependent(net, &steps, &own_rules, &trigger, &early_heads);
+        Propagation {
+            fanout_start,
+            fanout,
+            component_start,
+            components,
+            component_end,
+            head,
+            trigger,
+            steps,
+            rule_start,
+            rules,
+            move_start,
+            moves,
+            next_start,
+            next,
+            overwritten,
+            widest,
+            tracked,
+        }
+    }
+
+    /// The (role, move) pairs whose legality slot `s` is.
+    fn moves_of(&self, s: u32) -> &[(u32, u32)] {
+        &self.moves[self.move_start[s as usize] as usize..self.move_start[s as usize + 1] as usize]
+    }
+
+    /// The base facts whose `next` atom is slot `s`.
+    fn next_of(&self, s: u32) -> &[u32] {
+        &self.next[self.next_start[s as usize] as usize..self.next_start[s as usize + 1] as usize]
+    }
+
+    /// The rules of a tracked non-recursive slot, triggered ones included.
+    fn rules_of(&self, s: u32) -> &[u32] {
+        &self.rules[self.rule_start[s as usize] as usize..self.rule_start[s as usize + 1] as usize]
+    }
+
+    /// Whether a rule holds: its body and its move, if any.
+    fn holds(&self, net: &Net, vals: &[bool], rule: u32) -> bool {
+        vals[self.trigger[rule as usize] as usize] && holds(net, vals, rule)
+    }
+}
+
+/// The tracked slots of the view cone whose value depends on the moves
+/// (the moves being made change them until the next load).
+fn move_dependent(
+    net: &Net,
+    steps: &[PlanStep],
+    own_rules: &[(u32, u32)],
+    trigger: &[u32],
+    early_heads: &[bool],
+) -> Vec<u32> {
+    let mut dependent = vec![false; net.slots];
+    (net.first_input..net.first_derived).for_each(|s| dependent[s as usize] = true);
+    let reads_moves = |dependent: &[bool], rule: u32| {
+        trigger[rule as usize] != SLOT_TRUE
+            || body(net, rule)
+                .iter()
+                .any(|&l| dependent[(l >> 1) as usize])
+    };
+    let mut by_head = own_rules.to_vec();
+    by_head.sort_unstable();
+    for &step in steps {
+        let range = step_slots(step);
+        let first = by_head.partition_point(|&(h, _)| h < range.start);
+        let last = by_head.partition_point(|&(h, _)| h < range.end);
+        let mut rules: Vec<u32> = by_head[first..last].iter().map(|&(_, r)| r).collect();
+        if let PlanStep::Fixpoint(a, b) = step {
+            rules = (a..b).flat_map(|s| rules_of(net, s)).collect();
+        }
+        let early = range.clone().any(|s| early_heads[s as usize]);
+        if early || rules.iter().any(|&r| reads_moves(&dependent, r)) {
+            range.for_each(|s| dependent[s as usize] = true);
+        }
+    }
+    let mut in_view = vec![false; net.slots];
+    for &st in &net.view {
+        step_slots(st).for_each(|s| in_view[s as usize] = true);
+    }
+    (net.first_derived..net.slots as u32)
+        .filter(|&s| in_view[s as usize] && dependent[s as usize])
+        .collect()
+}
+
+/// Per slot, the (role, move) pairs whose `legal` atom it is.
+fn legal_moves(net: &Net) -> (Vec<u32>, Vec<(u32, u32)>) {
+    let mut legal = Vec::new();
+    let mut pairs = Vec::new();
+    for (r, role) in net.roles.iter().enumerate() {
+        for (m, mv) in role.moves.iter().enumerate() {
+            legal.push((mv.legal, pairs.len() as u32));
+            pairs.push((r as u32, m as u32));
+        }
+    }
+    let (move_start, index) = grouped(net.slots, &legal);
+    (
+        move_start,
+        index.iter().map(|&i| pairs[i as usize]).collect(),
+    )
+}
+
+fn rules_of(net: &Net, s: u32) -> std::ops::Range<u32> {
+    let d = (s - net.first_derived) as usize;
+    net.slot_rules[d]..net.slot_rules[d + 1]
+}
+
+fn body(net: &Net, rule: u32) -> &[u32] {
+    &net.lits[net.rule_lits[rule as usize] as usize..net.rule_lits[rule as usize + 1] as usize]
+}
+
+fn holds(net: &Net, vals: &[bool], rule: u32) -> bool {
+    body(net, rule)
+        .iter()
+        .all(|&l| vals[(l >> 1) as usize] != (l & 1 == 1))
+}
+
+/// One machine's propagation state: the values of the loaded state (and
+/// of the moves being made), the counters, and scratch lists reused by
+/// every load.
+#[derive(Debug)]
+pub struct Counters {
+    /// The base facts the values describe.
+    loaded: Box<[u64]>,
+    vals: Vec<bool>,
+    /// Per rule, its false literals (its move not counted).
+    false_lits: Vec<u32>,
+    /// Per slot, its rules that hold.
+    support: Vec<u32>,
+    /// Slots to settle, as a bitset.
+    dirty: Vec<u64>,
+    /// Slots whose value changed since the last load began.
+    changed: Vec<u32>,
+    /// A recursive component's values before it is recomputed.
+    before: Vec<bool>,
+    /// The next state for the moves set, as the `next` slots say.
+    next: Box<[u64]>,
+    /// The heads supported by the early rules of the moves being made.
+    armed: Vec<u32>,
+}
+
+/// A copy keeps the room of the scratch lists, so it never allocates
+/// either.
+impl Clone for Counters {
+    fn clone(&self) -> Counters {
+        let with_room = |v: &Vec<u32>| {
+            let mut copy = Vec::with_capacity(v.capacity());
+            copy.extend_from_slice(v);
+            copy
+        };
+        Counters {
+            loaded: self.loaded.clone(),
+            vals: self.vals.clone(),
+            false_lits: self.false_lits.clone(),
+            support: self.support.clone(),
+            dirty: self.dirty.clone(),
+            changed: with_room(&self.changed),
+            before: self.before.clone(),
+            next: self.next.clone(),
+            armed: with_room(&self.armed),
+        }
+    }
+}
+
+impl Counters {
+    /// The counters of a state (with no moves), computed from scratch.
+    pub fn new(net: &Net, prop: &Propagation, state: &[u64]) -> Counters {
+        let mut vals = vec![false; net.slots];
+        vals[SLOT_TRUE as usize] = true;
+        for i in 0..net.base.len() {
+            vals[BASE0 as usize + i] = state[i / 64] >> (i % 64) & 1 == 1;
+        }
+        for &step in &prop.steps {
+            match step {
+                PlanStep::One(s) => {
+                    vals[s as usize] = prop.rules_of(s).iter().any(|&r| prop.holds(net, &vals, r))
+                }
+                PlanStep::Fixpoint(a, b) => fixpoint(net, &mut vals, a, b),
+            }
+        }
+        let mut false_lits = vec![0; prop.head.len()];
+        let mut support = vec![0; net.slots];
+        for (rule, &head) in prop.head.iter().enumerate() {
+            if head == u32::MAX {
+                continue;
+            }
+            let f = body(net, rule as u32)
+                .iter()
+                .filter(|&&l| vals[(l >> 1) as usize] == (l & 1 == 1))
+                .count();
+            false_lits[rule] = f as u32;
+            support[head as usize] += (f == 0 && vals[prop.trigger[rule] as usize]) as u32;
+        }
+        let mut next = vec![0u64; state.len()].into_boxed_slice();
+        for &(s, i) in &net.next {
+            if vals[s as usize] {
+                next[i as usize / 64] |= 1 << (i % 64);
+            }
+        }
+        Counters {
+            loaded: state.into(),
+            vals,
+            false_lits,
+            support,
+            dirty: vec![0; net.slots.div_ceil(64)],
+            changed: Vec::with_capacity(net.slots),
+            before: vec![false; prop.widest],
+            next,
+            armed: Vec::with_capacity(net.early.iter().map(Vec::len).sum()),
+        }
+    }
+
+    /// The base facts of the loaded state.
+    pub fn loaded(&self) -> &[u64] {
+        &self.loaded
+    }
+
+    /// Becomes a copy of `from` (counters of the same game), without
+    /// allocating.
+    pub fn restore(&mut self, from: &Counters) {
+        self.loaded.copy_from_slice(&from.loaded);
+        self.vals.copy_from_slice(&from.vals);
+        self.false_lits.copy_from_slice(&from.false_lits);
+        self.support.copy_from_slice(&from.support);
+        self.dirty.copy_from_slice(&from.dirty);
+        self.next.copy_from_slice(&from.next);
+        self.changed.clear();
+        self.armed.clear();
+    }
+
+    /// The values of every tracked slot (and base fact) of the loaded state.
+    pub fn vals(&self) -> &[bool] {
+        &self.vals
+    }
+
+    /// Moves the values to `state`, propagating what changed; then copies
+    /// the changed values into `out` and updates the sorted legal lists.
+    pub fn load(
+        &mut self,
+        net: &Net,
+        prop: &Propagation,
+        state: &[u64],
+        out: &mut [bool],
+        legal: &mut [Vec<u32>],
+    ) {
+        for (w, &word) in state.iter().enumerate() {
+            let mut diff = word ^ self.loaded[w];
+            self.loaded[w] = word;
+            while diff != 0 {
+                let s = BASE0 + (w * 64) as u32 + diff.trailing_zeros();
+                diff &= diff - 1;
+                self.flip(prop, s);
+            }
+        }
+        self.settle(net, prop);
+        for k in 0..self.changed.len() {
+            self.sync(prop, self.changed[k], out, legal);
+        }
+        self.changed.clear();
+        for &s in &prop.overwritten {
+            self.sync(prop, s, out, legal);
+        }
+    }
+
+    /// Copies slot `s` into the machine's values and legal lists.
+    fn sync(&self, prop: &Propagation, s: u32, out: &mut [bool], legal: &mut [Vec<u32>]) {
+        let v = self.vals[s as usize];
+        out[s as usize] = v;
+        for &(r, m) in prop.moves_of(s) {
+            let list = &mut legal[r as usize];
+            match (v, list.binary_search(&m)) {
+                (true, Err(at)) => list.insert(at, m),
+                (false, Ok(at)) => {
+                    list.remove(at);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The next state for the moves in `does` (their slots), written into
+    /// `out`. The moves are taken back at once; what they changed settles
+    /// with the next load or move.
+    pub fn next(
+        &mut self,
+        net: &Net,
+        prop: &Propagation,
+        does: impl Iterator<Item = u32> + Clone,
+        out: &mut [u64],
+    ) {
+        // The values the moves change come back by the next settle; only
+        // the changes of the state matter to the next load, and the slots
+        // of the view that depend on moves are copied at every load.
+        let keep = self.changed.len();
+        for d in does.clone() {
+            if !self.vals[d as usize] {
+                self.flip_move(net, prop, d);
+            }
+        }
+        // Early rules may read the other roles' moves: all are made first.
+        for d in does.clone() {
+            self.arm_early(net, prop, d);
+        }
+        self.settle(net, prop);
+        out.copy_from_slice(&self.next);
+        while let Some(head) = self.armed.pop() {
+            self.lose(head);
+        }
+        for d in does {
+            if self.vals[d as usize] {
+                self.flip_move(net, prop, d);
+            }
+        }
+        self.changed.truncate(keep);
+    }
+
+    /// Changes the value of slot `s` and tells the rules that read it.
+    fn flip(&mut self, prop: &Propagation, s: u32) {
+        self.vals[s as usize] = !self.vals[s as usize];
+        self.changed.push(s);
+        for &i in prop.next_of(s) {
+            self.next[i as usize / 64] ^= 1 << (i % 64);
+        }
+        self.flip_fanout(prop, s);
+    }
+
+    /// Tells the rules and components reading slot `s` its new value.
+    fn flip_fanout(&mut self, prop: &Propagation, s: u32) {
+        let v = self.vals[s as usize];
+        let (a, b) = (
+            prop.fanout_start[s as usize] as usize,
+            prop.fanout_start[s as usize + 1] as usize,
+        );
+        for &e in &prop.fanout[a..b] {
+            let rule = (e >> 1) as usize;
+            let armed = self.vals[prop.trigger[rule] as usize];
+            if v != (e & 1 == 1) {
+                self.false_lits[rule] -= 1;
+                if self.false_lits[rule] == 0 && armed {
+                    self.gain(prop.head[rule]);
+                }
+            } else {
+                self.false_lits[rule] += 1;
+                if self.false_lits[rule] == 1 && armed {
+                    self.lose(prop.head[rule]);
+                }
+            }
+        }
+        let (a, b) = (
+            prop.component_start[s as usize] as usize,
+            prop.component_start[s as usize + 1] as usize,
+        );
+        for k in a..b {
+            self.mark(prop.components[k]);
+        }
+    }
+
+    fn gain(&mut self, head: u32) {
+        self.support[head as usize] += 1;
+        self.mark(head);
+    }
+
+    fn lose(&mut self, head: u32) {
+        self.support[head as usize] -= 1;
+        self.mark(head);
+    }
+
+    /// Turns move slot `does` on or off: the rules it triggers whose bodies
+    /// hold gain or lose their head's support. Groups of early rules whose
+    /// shared literal is false are skipped whole.
+    fn flip_move(&mut self, net: &Net, prop: &Propagation, does: u32) {
+        let on = !self.vals[does as usize];
+        self.vals[does as usize] = on;
+        let i = (does - net.first_input) as usize;
+        for &(head, rule) in &net.triggered[i] {
+            if self.false_lits[rule as usize] == 0 && prop.head[rule as usize] != u32::MAX {
+                if on { self.gain(head) } else { self.lose(head) }
+            }
+        }
+        self.flip_fanout(prop, does);
+    }
+
+    /// Makes move slot `does`'s early rules whose bodies hold support their
+    /// heads, remembered in `armed` until the move is taken back. Groups
+    /// whose shared literal is false are skipped whole.
+    fn arm_early(&mut self, net: &Net, prop: &Propagation, does: u32) {
+        let i = (does - net.first_input) as usize;
+        for &(key, a, b) in &net.early_groups[i] {
+            if self.vals[(key >> 1) as usize] == (key & 1 == 1) {
+                continue;
+            }
+            for &(head, rule) in &net.early[i][a as usize..b as usize] {
+                if prop.tracked[head as usize] && holds(net, &self.vals, rule) {
+                    self.gain(head);
+                    self.armed.push(head);
+                }
+            }
+        }
+    }
+
+    fn mark(&mut self, s: u32) {
+        self.dirty[s as usize / 64] |= 1 << (s % 64);
+    }
+
+    /// Settles the dirty slots in slot order: a slot marks only later ones.
+    fn settle(&mut self, net: &Net, prop: &Propagation) {
+        for w in 0..self.dirty.len() {
+            while self.dirty[w] != 0 {
+                let bit = self.dirty[w].trailing_zeros();
+                self.dirty[w] &= !(1 << bit);
+                let s = (w * 64) as u32 + bit;
+                match prop.component_end[s as usize] {
+                    NOT_COMPONENT => {
+                        if (self.support[s as usize] > 0) != self.vals[s as usize] {
+                            self.flip(prop, s);
+                        }
+                    }
+                    end => self.recompute(net, prop, s, end),
+                }
+            }
+        }
+    }
+
+    /// Recomputes a recursive component and tells what changed.
+    fn recompute(&mut self, net: &Net, prop: &Propagation, a: u32, b: u32) {
+        let n = (b - a) as usize;
+        self.before[..n].copy_from_slice(&self.vals[a as usize..b as usize]);
+        fixpoint(net, &mut self.vals, a, b);
+        for i in 0..n {
+            let s = a + i as u32;
+            if self.vals[s as usize] != self.before[i] {
+                // `flip` negates again: restore the old value first.
+                self.vals[s as usize] = self.before[i];
+                self.flip(prop, s);
+            }
+        }
+    }
+}
+
+/// The least fixpoint of a recursive component, as the reference computes it.
+fn fixpoint(net: &Net, vals: &mut [bool], a: u32, b: u32) {
+    vals[a as usize..b as usize].fill(false);
+    loop {
+        let mut changed = false;
+        for s in a..b {
+            let v = rules_of(net, s).any(|r| holds(net, vals, r));
+            if v != vals[s as usize] {
+                vals[s as usize] = v;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+}
