@@ -281,6 +281,20 @@ pub struct Meta {
     pub board: Option<BoardView>,
     /// Parameters with their final values, in declaration order.
     pub params: Vec<(String, String)>,
+    /// Each declaration statement's span and keyword (`pieces`, `region`,
+    /// `counter`...): the rules it generated lie inside its span, so a
+    /// message about a generated name can say which declaration made it.
+    pub declarations: Vec<(Span, String)>,
+}
+
+impl Meta {
+    /// The keyword of the declaration whose generated rules hold `span`.
+    pub fn generated_by(&self, span: Span) -> Option<&str> {
+        self.declarations
+            .iter()
+            .find(|(d, _)| d.file == span.file && d.start <= span.start && span.end <= d.end)
+            .map(|(_, keyword)| keyword.as_str())
+    }
 }
 
 /// How to draw a board: where each cell sits on screen and which facts of a

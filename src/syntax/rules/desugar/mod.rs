@@ -74,6 +74,11 @@ impl<'a> Desugar<'a> {
         self.lw.error(codes::DECLARATION, span, message);
     }
 
+    /// Notes a declaration's place, for messages about the names it makes.
+    fn declared(&mut self, span: Span, keyword: &str) {
+        self.meta.declarations.push((span, keyword.to_string()));
+    }
+
     pub fn run(&mut self, stmts: &[&Stmt]) {
         for s in stmts {
             if let StmtKind::Decl(d) = &s.kind {
@@ -88,20 +93,38 @@ impl<'a> Desugar<'a> {
             match &s.kind {
                 StmtKind::Clause { head, body } => self.clause(head, body, s.span),
                 StmtKind::Decl(d) => match d.keyword.as_str() {
-                    "roles" | "board" => {}
+                    "roles" | "board" => self.declared(s.span, &d.keyword),
                     "game" => self.game(d),
-                    "turn" => self.turn(d, s.span),
-                    "region" => self.region(d, s.span),
-                    "pieces" => self.pieces(d, s.span),
+                    "turn" => {
+                        self.declared(s.span, "turn");
+                        self.turn(d, s.span)
+                    }
+                    "region" => {
+                        self.declared(s.span, "region");
+                        self.region(d, s.span)
+                    }
+                    "pieces" => {
+                        self.declared(s.span, "pieces");
+                        self.pieces(d, s.span)
+                    }
                     "draw" => self.draw(d),
-                    "dice" => self.dice(d, s.span),
-                    "track" => self.track(d, s.span),
+                    "dice" => {
+                        self.declared(s.span, "dice");
+                        self.dice(d, s.span)
+                    }
+                    "track" => {
+                        self.declared(s.span, "track");
+                        self.track(d, s.span)
+                    }
                     other => {
                         let other = other.to_string();
                         self.decl_error(d.keyword_span, format!("unknown declaration `{other}`"))
                     }
                 },
-                StmtKind::Counter(c) => self.counter(c),
+                StmtKind::Counter(c) => {
+                    self.declared(s.span, "counter");
+                    self.counter(c)
+                }
                 StmtKind::Param { .. }
                 | StmtKind::Extends { .. }
                 | StmtKind::Section { .. }
