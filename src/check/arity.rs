@@ -89,7 +89,16 @@ pub(super) fn check(program: &Program, out: &mut Sink) {
         atom(&rule.head);
         body_atoms(&rule.body, &mut |a, _| atom(a));
     }
-    for ((kind, name), arities) in &seen {
+    report_mismatches(program, &seen, out);
+}
+/// An `ARITY` error for every use of a name with another number of
+/// arguments than its first use, saying which declaration generated a use.
+fn report_mismatches(
+    program: &Program,
+    seen: &IndexMap<(Kind, Sym), Vec<(usize, Span)>>,
+    out: &mut Sink,
+) {
+    for ((kind, name), arities) in seen {
         let Some(&(first, first_span)) = arities.first() else {
             continue;
         };

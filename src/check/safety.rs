@@ -13,7 +13,7 @@ use super::Sink;
 use super::walk::{atom_vars, literal_vars, term_vars};
 use crate::diag::{Diagnostic, codes};
 use crate::syntax::{
-    Aggregate, CmpOp, Literal, Program, Rule, Span, Sym, Syntax, TermKind, aggregate_shared,
+    Aggregate, CmpOp, Literal, Program, Rule, Span, Sym, Syntax, Term, TermKind, aggregate_shared,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -325,11 +325,7 @@ fn or_bindable(lit: &Literal, vars: &mut Vars) {
 fn bind(body: &[Literal], outer: &Vars) -> Vars {
     let mut bound = outer.clone();
     let mut queue: Vec<Sym> = Vec::new();
-    // Equations `target = expr`: the target and how many distinct unbound
-    // variables of `expr` remain.
-    let mut targets: Vec<Sym> = Vec::new();
-    let mut missing: Vec<usize> = Vec::new();
-    let mut waiting: FxHashMap<Sym, Vec<usize>> = FxHashMap::default();
+    let mut equations = Equations::default();
     let mut ors: Vec<&Vec<Vec<Literal>>> = Vec::new();
     for lit in body {
         match lit {
@@ -341,16 +337,7 @@ fn bind(body: &[Literal], outer: &Vars) -> Vars {
             Literal::Cmp(CmpOp::Eq, a, b, _) => {
                 for (target, expr) in [(a, b), (b, a)] {
                     if let TermKind::Var(t) = target.kind {
-                        let mut deps = Vars::default();
-                        term_vars(expr, &mut |v, _, _| {
-                            deps.insert(v);
-                        });
-                        let id = targets.len();
-                        targets.push(t);
-                        missing.push(deps.len());
-                        for d in deps {
-                            waiting.entry(d).or_default().push(id);
-                        }
+                        equations.add(t, expr);
                     }
                 }
             }
@@ -367,37 +354,22 @@ fn bind(body: &[Literal], outer: &Vars) -> Vars {
     }
     // Variables bound from outside count as bound for the equations too.
     queue.extend(outer.iter().copied());
-    let mut ready: Vec<usize> = (0..targets.len()).filter(|&i| missing[i] == 0).collect();
+    let mut ready: Vec<usize> = equations.ready();
     loop {
         loop {
             if let Some(id) = ready.pop() {
-                if bound.insert(targets[id]) {
-                    queue.push(targets[id]);
+                if bound.insert(equations.targets[id]) {
+                    queue.push(equations.targets[id]);
                 }
             } else if let Some(v) = queue.pop() {
-                if let Some(ids) = waiting.remove(&v) {
-                    for id in ids {
-                        missing[id] -= 1;
-                        if missing[id] == 0 {
-                            ready.push(id);
-                        }
-                    }
-                }
+                equations.bound(v, &mut ready);
             } else {
                 break;
             }
         }
         let mut grew = false;
         for branches in &ors {
-            let mut common: Option<Vars> = None;
-            for branch in branches.iter() {
-                let inner = bind(branch, &bound);
-                common = Some(match common {
-                    None => inner,
-                    Some(c) => c.intersection(&inner).copied().collect(),
-                });
-            }
-            for v in common.unwrap_or_default() {
+            for v in common_binding(branches, &bound) {
                 if bound.insert(v) {
                     queue.push(v);
                     grew = true;
@@ -408,4 +380,58 @@ fn bind(body: &[Literal], outer: &Vars) -> Vars {
             return bound;
         }
     }
+}
+
+/// Equations `target = expr` waiting for their `expr` to be bound: the
+/// target and how many distinct unbound variables of `expr` remain.
+#[derive(Default)]
+struct Equations {
+    targets: Vec<Sym>,
+    missing: Vec<usize>,
+    waiting: FxHashMap<Sym, Vec<usize>>,
+}
+
+impl Equations {
+    fn add(&mut self, target: Sym, expr: &Term) {
+        let mut deps = Vars::default();
+        term_vars(expr, &mut |v, _, _| {
+            deps.insert(v);
+        });
+        let id = self.targets.len();
+        self.targets.push(target);
+        self.missing.push(deps.len());
+        for d in deps {
+            self.waiting.entry(d).or_default().push(id);
+        }
+    }
+
+    /// The equations whose expression has no variable.
+    fn ready(&self) -> Vec<usize> {
+        (0..self.targets.len())
+            .filter(|&i| self.missing[i] == 0)
+            .collect()
+    }
+
+    /// `v` is now bound: the equations it completes join `ready`.
+    fn bound(&mut self, v: Sym, ready: &mut Vec<usize>) {
+        for id in self.waiting.remove(&v).unwrap_or_default() {
+            self.missing[id] -= 1;
+            if self.missing[id] == 0 {
+                ready.push(id);
+            }
+        }
+    }
+}
+
+/// The variables every branch of an `or` binds, given `bound`.
+fn common_binding(branches: &[Vec<Literal>], bound: &Vars) -> Vars {
+    let mut common: Option<Vars> = None;
+    for branch in branches {
+        let inner = bind(branch, bound);
+        common = Some(match common {
+            None => inner,
+            Some(c) => c.intersection(&inner).copied().collect(),
+        });
+    }
+    common.unwrap_or_default()
 }
