@@ -10,7 +10,7 @@
 //! each histogram follows. The same seed gives the same figures except the
 //! speeds.
 
-use super::match_::json_string;
+use super::json_string;
 use super::{EXIT_INVALID, EXIT_OK, GameOptions, open_file};
 use crate::agent::players;
 use crate::agent::survey::{self, RandomPlay};

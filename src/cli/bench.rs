@@ -4,7 +4,7 @@
 //! probabilities the rules declare ([`super::chance`]).
 
 use super::chance::{self, Tally};
-use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, open_game};
+use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, json_string, open_game};
 use crate::engine::{End, EngineError, Game};
 use crate::front::engine_error;
 use rand::SeedableRng;
@@ -343,18 +343,4 @@ fn chance_table(game: &Game, tally: &Tally) -> String {
 /// A goal sum that becomes `None` once any playout gave the role no goal.
 fn add(a: Option<i64>, b: Option<i64>) -> Option<i64> {
     Some(a? + b?)
-}
-
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

@@ -9,7 +9,7 @@
 //! per agent then measure strength, the lines per role seat advantage.
 //! Game `g` is played with seed `S + g`; a progress bar shows on a terminal.
 
-use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, open_game};
+use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, json_string, open_game};
 use crate::agent::tally::{Summary, Tally, result};
 use crate::agent::{self, Agent, duel};
 use crate::engine::{EngineError, Game};
@@ -260,19 +260,4 @@ fn json(args: &Args, agents: &[(String, Summary)], roles: &[(String, Summary)]) 
         lines("agent", agents),
         lines("role", roles)
     )
-}
-
-/// A string as a JSON string literal.
-pub fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

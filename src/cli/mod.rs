@@ -305,3 +305,18 @@ pub fn open_game(args: &GameArgs) -> Result<Loaded, i32> {
     let overrides = args.options.overrides_or_usage()?;
     open_file(&args.file, &args.options, &overrides)
 }
+
+/// A string as a JSON string literal.
+pub(crate) fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
