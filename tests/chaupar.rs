@@ -1077,45 +1077,8 @@ fn bad_input_play_refuses_illegal_move() {
 /// pairs within 1 percentage point of 1/16, doublets near 4/16.
 #[test]
 fn observed_pasa_frequencies() {
-    use rand::{RngExt, SeedableRng};
     let s = base();
-    let game = &s.game;
-    let rnd = game.random_role().unwrap();
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
-    let mut counts = std::collections::BTreeMap::<String, u64>::new();
-    let mut total = 0u64;
-    let mut m = game.machine();
-    for _ in 0..12 {
-        m.set_state(&game.initial());
-        while !m.is_terminal() {
-            let joint: Vec<u32> = (0..game.role_count())
-                .map(|r| {
-                    if r == rnd {
-                        let outcomes = m.chance().unwrap();
-                        let sum: u64 = outcomes.iter().map(|(_, w)| w).sum();
-                        let mut x = rng.random_range(0..sum);
-                        for (mv, w) in outcomes {
-                            if x < w {
-                                return mv;
-                            }
-                            x -= w;
-                        }
-                        unreachable!()
-                    } else {
-                        let l = m.legal(r);
-                        l[rng.random_range(0..l.len())]
-                    }
-                })
-                .collect();
-            let shown = game.show_move(rnd, joint[rnd]);
-            if shown.starts_with("pasa(") {
-                *counts.entry(shown).or_default() += 1;
-                total += 1;
-            }
-            let next = m.next(&joint);
-            m.set_state(&next);
-        }
-    }
+    let (counts, total) = draws_of(&chance_draws(&s.game, 12, 7), "pasa(");
     let mut doublets = 0;
     for (mv, _) in pasa(&[1, 3, 4, 6]) {
         let n = counts.get(&mv).copied().unwrap_or(0);

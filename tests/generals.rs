@@ -1530,27 +1530,8 @@ fn bad_input_play_refuses_illegal_move() {
 /// declared ones (1/2 each, 1/6 each) within 1.5 percentage points.
 #[test]
 fn observed_chance_frequencies() {
-    use rand::{RngExt, SeedableRng};
     let s = base();
-    let game = &s.game;
-    let rnd = game.random_role().unwrap();
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
-    let mut counts = std::collections::BTreeMap::<String, u64>::new();
-    let mut m = game.machine();
-    for _ in 0..40 {
-        m.set_state(&game.initial());
-        while !m.is_terminal() {
-            let joint: Vec<u32> = (0..game.role_count())
-                .map(|r| {
-                    let l = m.legal(r);
-                    l[rng.random_range(0..l.len())]
-                })
-                .collect();
-            *counts.entry(game.show_move(rnd, joint[rnd])).or_default() += 1;
-            let next = m.next(&joint);
-            m.set_state(&next);
-        }
-    }
+    let counts = chance_draws(&s.game, 40, 11);
     let tosses = counts["toss(north)"] + counts["toss(south)"];
     assert_eq!(tosses, 40);
     let throws: u64 = (1..=6).map(|n| counts[&format!("d6({n})")]).sum();

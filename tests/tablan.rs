@@ -981,27 +981,8 @@ fn variant_entry_two_first_move_needs_a_two() {
 /// deviations of a binomial count.
 #[test]
 fn observed_stick_frequencies() {
-    use rand::SeedableRng;
     let s = base();
-    let game = &s.game;
-    let rnd = game.random_role().unwrap();
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
-    let mut counts = std::collections::BTreeMap::<String, u64>::new();
-    let mut total = 0u64;
-    let mut m = game.machine();
-    for _ in 0..40 {
-        m.set_state(&game.initial());
-        while !m.is_terminal() {
-            let joint = m.random_joint(&mut rng).expect("a playable state");
-            let shown = game.show_move(rnd, joint[rnd]);
-            if shown.starts_with("sticks(") {
-                *counts.entry(shown).or_default() += 1;
-                total += 1;
-            }
-            let next = m.next(&joint);
-            m.set_state(&next);
-        }
-    }
+    let (counts, total) = draws_of(&chance_draws(&s.game, 40, 7), "sticks(");
     assert!(total > 5_000, "only {total} throws");
     assert_eq!(
         counts.keys().collect::<Vec<_>>(),

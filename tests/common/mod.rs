@@ -4,6 +4,7 @@
 //! corpus in `../shared`, and a runner of the built binary.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tabula::engine::{Game, State};
 use tabula::syntax::{self, SourceMap};
@@ -231,4 +232,39 @@ pub fn check(args: &[&str], input: &str, stdout: &str, stderr: &str, code: i32) 
     assert_eq!(out, stdout, "stdout of tabula {args:?}");
     assert_eq!(err, stderr, "stderr of tabula {args:?}");
     assert_eq!(c, code, "exit code of tabula {args:?}");
+}
+
+/// Nature's moves, as printed, and how often each was drawn in `playouts`
+/// seeded random playouts (`Machine::random_joint`, which draws nature's
+/// move by its weight and the players' moves uniformly).
+pub fn chance_draws(game: &Game, playouts: usize, seed: u64) -> BTreeMap<String, u64> {
+    use rand::SeedableRng;
+    let nature = game.random_role().expect("a game with chance");
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut counts = BTreeMap::new();
+    let mut m = game.machine();
+    for _ in 0..playouts {
+        m.set_state(&game.initial());
+        while !m.is_terminal() {
+            let joint = m.random_joint(&mut rng).expect("a playable state");
+            *counts
+                .entry(game.show_move(nature, joint[nature]))
+                .or_default() += 1;
+            let next = m.next(&joint);
+            m.set_state(&next);
+        }
+    }
+    counts
+}
+
+/// The draws among `counts` of the moves whose printed form starts with
+/// `prefix`, and their total.
+pub fn draws_of(counts: &BTreeMap<String, u64>, prefix: &str) -> (BTreeMap<String, u64>, u64) {
+    let kept: BTreeMap<String, u64> = counts
+        .iter()
+        .filter(|(mv, _)| mv.starts_with(prefix))
+        .map(|(mv, &n)| (mv.clone(), n))
+        .collect();
+    let total = kept.values().sum();
+    (kept, total)
 }
