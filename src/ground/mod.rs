@@ -11,8 +11,12 @@
 //! checked at each one, so a blow-up becomes a GROUNDING diagnostic in
 //! bounded time and memory instead of an exhausted machine; the diagnostic
 //! says whether the game grows without bound or is finite but too large.
+//! A program with recursion through negation by relation names is grounded
+//! too, and refused with NEGATIVE_CYCLE only if a ground atom depends on its
+//! own negation ([`cycles`]).
 
 mod aggregate;
+mod cycles;
 mod join;
 mod prepare;
 pub mod terms;
@@ -108,6 +112,29 @@ impl Ground {
     pub fn body(&self, rule: usize) -> &[Lit] {
         &self.lits[self.starts[rule] as usize..self.starts[rule + 1] as usize]
     }
+
+    /// A ground atom printed in the program's syntax.
+    pub fn show_atom(&self, atom: AtomId) -> String {
+        let a = &self.atoms[atom.0 as usize];
+        show_atom(&self.symbols, &self.terms, self.syntax, a.rel, &a.args)
+    }
+}
+
+/// An atom `rel(args)` printed in a syntax.
+pub fn show_atom(
+    symbols: &Symbols,
+    terms: &TermTable,
+    syntax: Syntax,
+    rel: Sym,
+    args: &[TermId],
+) -> String {
+    crate::syntax::print::Applied {
+        name: rel,
+        args: args.iter().map(|&t| terms.view(t)),
+        symbols,
+        syntax,
+    }
+    .to_string()
 }
 
 /// Index keys are (path, term): path `pos * PATH_STRIDE` is argument `pos`,
@@ -197,6 +224,7 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
         syntax: program.syntax,
         last_span: Span::default(),
         scratch: Vec::new(),
+        watched: Vec::new(),
     };
     let mut rules = Vec::new();
     let mut errors = Vec::new();
@@ -215,17 +243,27 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
         return Err(errors);
     }
     rules.extend(g.bridges());
-    let rule_rels: Vec<RuleRels> = rules
+    let mut rule_rels: Vec<RuleRels> = rules
         .iter()
         .map(|r| RuleRels {
             head: g.rel(r.head.rel),
             pos: r.pos.iter().map(|a| g.rel(a.rel)).collect(),
             neg: r.neg.iter().map(|a| g.rel(a.rel)).collect(),
+            watch: false,
         })
         .collect();
+    let watched = cycles::watched(&rules, &rule_rels, g.rels.len());
+    for (r, watch) in rule_rels.iter_mut().zip(watched) {
+        r.watch = watch;
+    }
     g.solve(&rules, &rule_rels, &specs).map_err(|e| vec![e])?;
     g.aggregate_networks(&specs).map_err(|e| vec![e])?;
-    Ok(g.finish(program.syntax))
+    let watched = std::mem::take(&mut g.watched);
+    let ground = g.finish(program.syntax);
+    match cycles::negative_cycle(&ground, &watched) {
+        Some(cycle) => Err(vec![cycle]),
+        None => Ok(ground),
+    }
 }
 
 struct Grounder {
@@ -255,6 +293,9 @@ struct Grounder {
     last_span: Span,
     /// A buffer for the arguments of an atom being built.
     scratch: Vec<TermId>,
+    /// The ground rules (number, source span) of the rules that may close a
+    /// cycle through negation ([`cycles::watched`]).
+    watched: Vec<(u32, Span)>,
 }
 
 /// The bound of [`Limits`] that grounding reached.
@@ -273,6 +314,9 @@ struct RuleRels {
     head: usize,
     pos: Vec<usize>,
     neg: Vec<usize>,
+    /// Whether the rule may close a cycle through negation, so that its
+    /// ground instances are kept for [`cycles::negative_cycle`].
+    watch: bool,
 }
 
 impl Grounder {
@@ -377,16 +421,13 @@ impl Grounder {
     fn latest_fact(&self) -> Option<String> {
         let &(rel, fact) = self.atoms.last()?;
         let rel = &self.rels[rel as usize];
-        let args: Vec<String> = rel
-            .fact(fact)
-            .iter()
-            .map(|&t| self.terms.show(t, &self.symbols, self.syntax).to_string())
-            .collect();
-        let name = self.symbols.name(rel.name);
-        let shown = match self.syntax {
-            Syntax::Kif => format!("({name} {})", args.join(" ")),
-            Syntax::Rules => format!("{name}({})", args.join(", ")),
-        };
+        let shown = show_atom(
+            &self.symbols,
+            &self.terms,
+            self.syntax,
+            rel.name,
+            rel.fact(fact),
+        );
         Some(match shown.char_indices().nth(60) {
             Some((cut, _)) => format!("{}…", &shown[..cut]),
             None => shown,
@@ -534,6 +575,9 @@ impl Grounder {
         }
         if self.heads.len() >= self.limits.max_rules {
             return Err(self.too_big(rule.span, Reached::Rules));
+        }
+        if rels.watch {
+            self.watched.push((self.heads.len() as u32, rule.span));
         }
         self.heads.push(head_atom);
         self.lits.extend(body.iter().map(|&a| Lit::new(a, false)));
