@@ -15,7 +15,8 @@
 
 use super::prepare::{Pat, Prepared};
 use super::{
-    AtomId, FUNCTOR, GTerm, Grounder, PATH_STRIDE, Reached, RuleRels, SUB_ARGS, TermId, TermTable,
+    AtomId, FUNCTOR, GTerm, Grounder, PATH_STRIDE, Reached, Relation, RuleRels, SUB_ARGS, TermId,
+    TermTable,
 };
 use crate::diag::Diagnostic;
 use crate::syntax::{ArithOp, CmpOp};
@@ -211,7 +212,7 @@ impl Grounder {
 
     /// The unmatched positive literal with the fewest candidates (the
     /// delta literal first of all).
-    fn cheapest(&self, j: &Join, done: Done) -> Cheapest {
+    fn cheapest(&mut self, j: &Join, done: Done) -> Cheapest {
         let mut best: Option<(usize, Candidates)> = None;
         for i in 0..j.rule.pos.len() {
             if done.pos >> i & 1 == 1 {
@@ -255,8 +256,19 @@ impl Grounder {
 
     /// Where the facts that positive literal `i` may match lie: the shortest
     /// index list among its bound argument paths (whole arguments, and
-    /// arguments of compound ones), cut to the literal's window.
-    fn candidates(&self, j: &Join, i: usize) -> Candidates {
+    /// arguments of compound ones) and the set of its bound whole arguments
+    /// (one fact at most when all are bound), cut to the literal's window.
+    fn candidates(&mut self, j: &Join, i: usize) -> Candidates {
+        let mut key = std::mem::take(&mut self.key);
+        let found = self.narrowest(j, i, &mut key);
+        self.key = key;
+        found
+    }
+
+    /// [`Self::candidates`], with `key` a buffer for the literal's
+    /// arguments (those bound, at their positions).
+    fn narrowest(&mut self, j: &Join, i: usize, key: &mut Vec<TermId>) -> Candidates {
+        const NONE: Candidates = Candidates::Range(0, 0);
         let rel = j.rels.pos[i];
         let r = &self.rels[rel];
         let (lo, hi) = match j.delta {
@@ -264,45 +276,68 @@ impl Grounder {
             Some(d) if i < d => (0, r.old),
             _ => (0, r.cur),
         };
-        let mut best = Candidates::Range(lo, hi);
-        let mut consider = |key: (u32, TermId)| -> bool {
-            let Some(&id) = r.index.get(&key) else {
-                return false;
+        let Some((mut best, mask)) = self.by_single_paths(j, i, (lo, hi), key) else {
+            return NONE;
+        };
+        if mask.count_ones() < 2 {
+            return best;
+        }
+        let r = &mut self.rels[rel];
+        if mask.count_ones() as usize == r.arity {
+            return match r.find(key) {
+                Some(f) if (lo..hi).contains(&f) => Candidates::Range(f, f + 1),
+                _ => NONE,
             };
-            let list = &r.lists[id as usize];
-            let a = list.partition_point(|&f| f < lo) as u32;
-            let b = list.partition_point(|&f| f < hi) as u32;
-            let c = Candidates::List(id, a, b);
-            if c.len() < best.len() {
-                best = c;
-            }
-            true
+        }
+        match r.composite(mask, key) {
+            Some(list) => narrow(r, list, (lo, hi), &mut best),
+            None => return NONE,
+        }
+        best
+    }
+
+    /// The shortest index list among literal `i`'s bound paths within the
+    /// window, and the set of its bound whole arguments (their terms put in
+    /// `key`); `None` if a bound path has no fact at all.
+    fn by_single_paths(
+        &self,
+        j: &Join,
+        i: usize,
+        window: (u32, u32),
+        key: &mut Vec<TermId>,
+    ) -> Option<(Candidates, u64)> {
+        let r = &self.rels[j.rels.pos[i]];
+        let mut best = Candidates::Range(window.0, window.1);
+        let mut consider = |key: (u32, TermId)| -> Option<()> {
+            narrow(r, *r.index.get(&key)?, window, &mut best);
+            Some(())
         };
         let env = &j.env;
+        let mut mask = 0u64;
+        key.clear();
         for (pos, p) in j.rule.pos[i].args.iter().enumerate() {
             let path = pos as u32 * PATH_STRIDE;
-            if let Some(t) = self.lookup(p, env) {
-                if !consider((path, t)) {
-                    return Candidates::Range(0, 0);
+            let bound = self.lookup(p, env);
+            key.push(bound.unwrap_or(TermId(u32::MAX)));
+            if let Some(t) = bound {
+                consider((path, t))?;
+                if pos < 64 {
+                    mask |= 1 << pos;
                 }
             } else if self.is_bound(p, env) {
-                return Candidates::Range(0, 0); // a bound term that does not exist
+                return None; // a bound term that does not exist
             } else if let Pat::App(name, sub) = p {
-                if !consider((path + FUNCTOR, TermId(name.0))) {
-                    return Candidates::Range(0, 0);
-                }
+                consider((path + FUNCTOR, TermId(name.0)))?;
                 for (k, q) in sub.iter().enumerate().take(SUB_ARGS) {
                     if let Some(t) = self.lookup(q, env) {
-                        if !consider((path + 1 + k as u32, t)) {
-                            return Candidates::Range(0, 0);
-                        }
+                        consider((path + 1 + k as u32, t))?;
                     } else if self.is_bound(q, env) {
-                        return Candidates::Range(0, 0);
+                        return None;
                     }
                 }
             }
         }
-        best
+        Some((best, mask))
     }
 
     fn is_bound(&self, p: &Pat, env: &[Option<TermId>]) -> bool {
@@ -372,6 +407,17 @@ impl Grounder {
                 _ => false,
             },
         }
+    }
+}
+
+/// Makes `best` index list `list` of `r` (cut to `window`) if that is shorter.
+fn narrow(r: &Relation, list: u32, window: (u32, u32), best: &mut Candidates) {
+    let facts = &r.lists[list as usize];
+    let a = facts.partition_point(|&f| f < window.0) as u32;
+    let b = facts.partition_point(|&f| f < window.1) as u32;
+    let c = Candidates::List(list, a, b);
+    if c.len() < best.len() {
+        *best = c;
     }
 }
 

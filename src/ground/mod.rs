@@ -162,6 +162,14 @@ struct Relation {
     /// The facts (in order) with a term at a path: `lists[index[key]]`.
     index: FxHashMap<(u32, TermId), u32>,
     lists: Vec<Vec<u32>>,
+    /// The facts (in order) with given terms at several whole arguments at
+    /// once: `lists[composite[(mask, masked_hash(args, mask))]]`, where bit
+    /// `i` of `mask` stands for argument `i`. A set of arguments is indexed
+    /// the first time a join binds exactly it ([`Relation::composite`]) and
+    /// kept up to date from then on; `masks` are the sets indexed so far.
+    /// A hash collision only adds candidates, which matching rejects.
+    composite: FxHashMap<(u64, u64), u32>,
+    masks: Vec<u64>,
     /// Facts `0..old` were seen by every rule in earlier rounds; `old..cur`
     /// are this round's delta.
     old: u32,
@@ -184,6 +192,32 @@ impl Relation {
         self.lists[list as usize].push(f);
     }
 
+    /// Adds fact `f` to the list of its terms at the arguments of `mask`.
+    fn index_composite(&mut self, mask: u64, f: u32) {
+        let key = (mask, masked_hash(self.fact(f), mask));
+        let next = self.lists.len() as u32;
+        let list = *self.composite.entry(key).or_insert(next);
+        if list == next {
+            self.lists.push(Vec::new());
+        }
+        self.lists[list as usize].push(f);
+    }
+
+    /// The list of the facts whose arguments at `mask` are those of `args`
+    /// (the other entries of `args` are ignored), indexing that set of
+    /// arguments first if it is new; `None` if no fact has them.
+    fn composite(&mut self, mask: u64, args: &[TermId]) -> Option<u32> {
+        if !self.masks.contains(&mask) {
+            self.masks.push(mask);
+            for f in 0..self.atoms.len() as u32 {
+                self.index_composite(mask, f);
+            }
+        }
+        self.composite
+            .get(&(mask, masked_hash(args, mask)))
+            .copied()
+    }
+
     /// The number of the fact with these arguments, if it holds.
     fn find(&self, args: &[TermId]) -> Option<u32> {
         let mut f = *self.set.get(&hash_args(args))?;
@@ -200,6 +234,19 @@ impl Relation {
 fn hash_args(args: &[TermId]) -> u64 {
     use std::hash::BuildHasher;
     rustc_hash::FxBuildHasher.hash_one(args)
+}
+
+/// A hash of the arguments at the positions of `mask`.
+fn masked_hash(args: &[TermId], mask: u64) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    let mut bits = mask;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        h.write_u32(args[i].0);
+        bits &= bits - 1;
+    }
+    h.finish()
 }
 
 /// Grounds a checked program.
@@ -224,6 +271,7 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
         syntax: program.syntax,
         last_span: Span::default(),
         scratch: Vec::new(),
+        key: Vec::new(),
         watched: Vec::new(),
     };
     let mut rules = Vec::new();
@@ -293,6 +341,8 @@ struct Grounder {
     last_span: Span,
     /// A buffer for the arguments of an atom being built.
     scratch: Vec<TermId>,
+    /// A buffer for the bound arguments of a literal being looked up.
+    key: Vec<TermId>,
     /// The ground rules (number, source span) of the rules that may close a
     /// cycle through negation ([`cycles::watched`]).
     watched: Vec<(u32, Span)>,
@@ -333,6 +383,8 @@ impl Grounder {
             same_hash: Vec::new(),
             index: FxHashMap::default(),
             lists: Vec::new(),
+            composite: FxHashMap::default(),
+            masks: Vec::new(),
             old: 0,
             cur: 0,
         });
@@ -626,6 +678,9 @@ impl Grounder {
         }
         r.args.extend_from_slice(args);
         r.atoms.push(id);
+        for m in 0..r.masks.len() {
+            r.index_composite(r.masks[m], f);
+        }
         let first = r.set.entry(hash_args(args)).or_insert(u32::MAX);
         r.same_hash.push(std::mem::replace(first, f));
         Ok(id)
