@@ -271,73 +271,85 @@ impl Grounder {
         const NONE: Candidates = Candidates::Range(0, 0);
         let rel = j.rels.pos[i];
         let r = &self.rels[rel];
-        let (lo, hi) = match j.delta {
+        let window = match j.delta {
             Some(d) if d == i => (r.old, r.cur),
             Some(d) if i < d => (0, r.old),
             _ => (0, r.cur),
         };
-        let Some((mut best, mask)) = self.by_single_paths(j, i, (lo, hi), key) else {
+        let Some(mask) = self.bound_arguments(j, i, key) else {
             return NONE;
         };
-        if mask.count_ones() < 2 {
-            return best;
-        }
         let r = &mut self.rels[rel];
-        if mask.count_ones() as usize == r.arity {
+        if mask.count_ones() as usize == r.arity && r.arity > 0 {
             return match r.find(key) {
-                Some(f) if (lo..hi).contains(&f) => Candidates::Range(f, f + 1),
+                Some(f) if (window.0..window.1).contains(&f) => Candidates::Range(f, f + 1),
                 _ => NONE,
             };
         }
-        match r.composite(mask, key) {
-            Some(list) => narrow(r, list, (lo, hi), &mut best),
-            None => return NONE,
+        let mut best = Candidates::Range(window.0, window.1);
+        if mask.count_ones() >= 2 {
+            match r.composite(mask, key) {
+                Some(list) => narrow(r, list, window, &mut best),
+                None => return NONE,
+            }
         }
-        best
+        match self.by_single_paths(j, i, window, key, best) {
+            Some(best) => best,
+            None => NONE,
+        }
     }
 
-    /// The shortest index list among literal `i`'s bound paths within the
-    /// window, and the set of its bound whole arguments (their terms put in
-    /// `key`); `None` if a bound path has no fact at all.
+    /// The terms of literal `i`'s bound whole arguments, put in `key` at
+    /// their positions, and the set of those positions; `None` if a bound
+    /// argument is a term that does not exist (so no fact has it).
+    fn bound_arguments(&self, j: &Join, i: usize, key: &mut Vec<TermId>) -> Option<u64> {
+        let mut mask = 0u64;
+        key.clear();
+        for (pos, p) in j.rule.pos[i].args.iter().enumerate() {
+            let bound = self.lookup(p, &j.env);
+            key.push(bound.unwrap_or(UNBOUND));
+            match bound {
+                Some(_) if pos < 64 => mask |= 1 << pos,
+                Some(_) => {}
+                None if self.is_bound(p, &j.env) => return None,
+                None => {}
+            }
+        }
+        Some(mask)
+    }
+
+    /// `best` narrowed to the shortest index list among literal `i`'s bound
+    /// paths (whole arguments, whose terms `key` holds, and arguments of
+    /// compound ones) within the window; `None` if a bound path has no fact.
     fn by_single_paths(
         &self,
         j: &Join,
         i: usize,
         window: (u32, u32),
-        key: &mut Vec<TermId>,
-    ) -> Option<(Candidates, u64)> {
+        key: &[TermId],
+        mut best: Candidates,
+    ) -> Option<Candidates> {
         let r = &self.rels[j.rels.pos[i]];
-        let mut best = Candidates::Range(window.0, window.1);
         let mut consider = |key: (u32, TermId)| -> Option<()> {
             narrow(r, *r.index.get(&key)?, window, &mut best);
             Some(())
         };
-        let env = &j.env;
-        let mut mask = 0u64;
-        key.clear();
         for (pos, p) in j.rule.pos[i].args.iter().enumerate() {
             let path = pos as u32 * PATH_STRIDE;
-            let bound = self.lookup(p, env);
-            key.push(bound.unwrap_or(TermId(u32::MAX)));
-            if let Some(t) = bound {
-                consider((path, t))?;
-                if pos < 64 {
-                    mask |= 1 << pos;
-                }
-            } else if self.is_bound(p, env) {
-                return None; // a bound term that does not exist
+            if key[pos] != UNBOUND {
+                consider((path, key[pos]))?;
             } else if let Pat::App(name, sub) = p {
                 consider((path + FUNCTOR, TermId(name.0)))?;
                 for (k, q) in sub.iter().enumerate().take(SUB_ARGS) {
-                    if let Some(t) = self.lookup(q, env) {
+                    if let Some(t) = self.lookup(q, &j.env) {
                         consider((path + 1 + k as u32, t))?;
-                    } else if self.is_bound(q, env) {
+                    } else if self.is_bound(q, &j.env) {
                         return None;
                     }
                 }
             }
         }
-        Some((best, mask))
+        Some(best)
     }
 
     fn is_bound(&self, p: &Pat, env: &[Option<TermId>]) -> bool {
@@ -409,6 +421,9 @@ impl Grounder {
         }
     }
 }
+
+/// In a lookup key, an argument that is not bound.
+const UNBOUND: TermId = TermId(u32::MAX);
 
 /// Makes `best` index list `list` of `r` (cut to `window`) if that is shorter.
 fn narrow(r: &Relation, list: u32, window: (u32, u32), best: &mut Candidates) {
