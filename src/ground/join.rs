@@ -14,10 +14,8 @@
 //! counted against [`super::Limits::max_work`] before it is done.
 
 use super::prepare::{Pat, Prepared};
-use super::{
-    AtomId, FUNCTOR, GTerm, Grounder, PATH_STRIDE, Reached, Relation, RuleRels, SUB_ARGS, TermId,
-    TermTable,
-};
+use super::relation::{FUNCTOR, PATH_STRIDE, SUB_ARGS};
+use super::{AtomId, GTerm, Grounder, Reached, RuleRels, TermId, TermTable};
 use crate::diag::Diagnostic;
 use crate::syntax::{ArithOp, CmpOp};
 
@@ -189,7 +187,7 @@ impl Grounder {
             // Lists only grow while the join runs, so `k` stays in range.
             let f = match candidates {
                 Candidates::Range(..) => k,
-                Candidates::List(list, ..) => self.rels[rel].lists[list as usize][k as usize],
+                Candidates::List(list, ..) => self.rels[rel].list(list)[k as usize],
             };
             trail.clear();
             let fact = self.rels[rel].fact(f);
@@ -254,10 +252,10 @@ impl Grounder {
         result
     }
 
-    /// Where the facts that positive literal `i` may match lie: the shortest
-    /// index list among its bound argument paths (whole arguments, and
-    /// arguments of compound ones) and the set of its bound whole arguments
-    /// (one fact at most when all are bound), cut to the literal's window.
+    /// Where the facts that positive literal `i` may match lie: with every
+    /// argument bound, the one fact that has them; else the index list of
+    /// the facts with the literal's bound paths (whole arguments, arguments
+    /// and function names of compound ones); cut to the literal's window.
     fn candidates(&mut self, j: &Join, i: usize) -> Candidates {
         let mut key = std::mem::take(&mut self.key);
         let found = self.narrowest(j, i, &mut key);
@@ -265,91 +263,66 @@ impl Grounder {
         found
     }
 
-    /// [`Self::candidates`], with `key` a buffer for the literal's
-    /// arguments (those bound, at their positions).
-    fn narrowest(&mut self, j: &Join, i: usize, key: &mut Vec<TermId>) -> Candidates {
+    /// [`Self::candidates`], with `key` a buffer for the bound paths.
+    fn narrowest(&mut self, j: &Join, i: usize, key: &mut Key) -> Candidates {
         const NONE: Candidates = Candidates::Range(0, 0);
         let rel = j.rels.pos[i];
         let r = &self.rels[rel];
-        let window = match j.delta {
+        let (lo, hi) = match j.delta {
             Some(d) if d == i => (r.old, r.cur),
             Some(d) if i < d => (0, r.old),
             _ => (0, r.cur),
         };
-        let Some(mask) = self.bound_arguments(j, i, key) else {
+        let Some(all_bound) = self.bound_paths(j, i, key) else {
             return NONE;
         };
         let r = &mut self.rels[rel];
-        if mask.count_ones() as usize == r.arity && r.arity > 0 {
-            return match r.find(key) {
-                Some(f) if (window.0..window.1).contains(&f) => Candidates::Range(f, f + 1),
+        if all_bound {
+            // `key.terms` are the arguments, in order.
+            return match r.find(&key.terms) {
+                Some(f) if (lo..hi).contains(&f) => Candidates::Range(f, f + 1),
                 _ => NONE,
             };
         }
-        let mut best = Candidates::Range(window.0, window.1);
-        if mask.count_ones() >= 2 {
-            match r.composite(mask, key) {
-                Some(list) => narrow(r, list, window, &mut best),
-                None => return NONE,
-            }
+        if key.paths.is_empty() {
+            return Candidates::Range(lo, hi);
         }
-        match self.by_single_paths(j, i, window, key, best) {
-            Some(best) => best,
-            None => NONE,
-        }
-    }
-
-    /// The terms of literal `i`'s bound whole arguments, put in `key` at
-    /// their positions, and the set of those positions; `None` if a bound
-    /// argument is a term that does not exist (so no fact has it).
-    fn bound_arguments(&self, j: &Join, i: usize, key: &mut Vec<TermId>) -> Option<u64> {
-        let mut mask = 0u64;
-        key.clear();
-        for (pos, p) in j.rule.pos[i].args.iter().enumerate() {
-            let bound = self.lookup(p, &j.env);
-            key.push(bound.unwrap_or(UNBOUND));
-            match bound {
-                Some(_) if pos < 64 => mask |= 1 << pos,
-                Some(_) => {}
-                None if self.is_bound(p, &j.env) => return None,
-                None => {}
-            }
-        }
-        Some(mask)
-    }
-
-    /// `best` narrowed to the shortest index list among literal `i`'s bound
-    /// paths (whole arguments, whose terms `key` holds, and arguments of
-    /// compound ones) within the window; `None` if a bound path has no fact.
-    fn by_single_paths(
-        &self,
-        j: &Join,
-        i: usize,
-        window: (u32, u32),
-        key: &[TermId],
-        mut best: Candidates,
-    ) -> Option<Candidates> {
-        let r = &self.rels[j.rels.pos[i]];
-        let mut consider = |key: (u32, TermId)| -> Option<()> {
-            narrow(r, *r.index.get(&key)?, window, &mut best);
-            Some(())
+        let Some(list) = r.lookup(&key.paths, &key.terms, &self.terms) else {
+            return NONE;
         };
+        let facts = r.list(list);
+        let a = facts.partition_point(|&f| f < lo) as u32;
+        let b = facts.partition_point(|&f| f < hi) as u32;
+        Candidates::List(list, a, b)
+    }
+
+    /// The bound paths of literal `i` and their terms, in path order, put
+    /// in `key`; whether every argument is bound (then the paths are the
+    /// whole arguments); `None` if a bound path is a term that does not
+    /// exist, so that no fact has it.
+    fn bound_paths(&self, j: &Join, i: usize, key: &mut Key) -> Option<bool> {
+        key.paths.clear();
+        key.terms.clear();
+        let mut whole = 0;
         for (pos, p) in j.rule.pos[i].args.iter().enumerate() {
             let path = pos as u32 * PATH_STRIDE;
-            if key[pos] != UNBOUND {
-                consider((path, key[pos]))?;
+            if let Some(t) = self.lookup(p, &j.env) {
+                key.push(path, t);
+                whole += 1;
+            } else if self.is_bound(p, &j.env) {
+                return None;
             } else if let Pat::App(name, sub) = p {
-                consider((path + FUNCTOR, TermId(name.0)))?;
                 for (k, q) in sub.iter().enumerate().take(SUB_ARGS) {
                     if let Some(t) = self.lookup(q, &j.env) {
-                        consider((path + 1 + k as u32, t))?;
+                        key.push(path + 1 + k as u32, t);
                     } else if self.is_bound(q, &j.env) {
                         return None;
                     }
                 }
+                key.push(path + FUNCTOR, TermId(name.0));
             }
         }
-        Some(best)
+        Some(whole == j.rule.pos[i].args.len())
     }
 
     fn is_bound(&self, p: &Pat, env: &[Option<TermId>]) -> bool {
@@ -422,17 +395,17 @@ impl Grounder {
     }
 }
 
-/// In a lookup key, an argument that is not bound.
-const UNBOUND: TermId = TermId(u32::MAX);
+/// The bound paths of a literal and the terms there, for an index lookup.
+#[derive(Default)]
+pub(super) struct Key {
+    paths: Vec<u32>,
+    terms: Vec<TermId>,
+}
 
-/// Makes `best` index list `list` of `r` (cut to `window`) if that is shorter.
-fn narrow(r: &Relation, list: u32, window: (u32, u32), best: &mut Candidates) {
-    let facts = &r.lists[list as usize];
-    let a = facts.partition_point(|&f| f < window.0) as u32;
-    let b = facts.partition_point(|&f| f < window.1) as u32;
-    let c = Candidates::List(list, a, b);
-    if c.len() < best.len() {
-        *best = c;
+impl Key {
+    fn push(&mut self, path: u32, term: TermId) {
+        self.paths.push(path);
+        self.terms.push(term);
     }
 }
 

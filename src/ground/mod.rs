@@ -19,12 +19,14 @@ mod aggregate;
 mod cycles;
 mod join;
 mod prepare;
+mod relation;
 pub mod terms;
 
 use crate::diag::{Diagnostic, codes};
 use crate::gdl::Relation as Reserved;
 use crate::syntax::{Program, Span, Sym, Symbols, Syntax};
 use prepare::{PAtom, Pat, Prepared, RelKey};
+use relation::Relation;
 use rustc_hash::FxHashMap;
 use terms::Extent;
 pub use terms::{GTerm, TermId, TermTable};
@@ -137,117 +139,8 @@ pub fn show_atom(
     .to_string()
 }
 
-/// Index keys are (path, term): path `pos * PATH_STRIDE` is argument `pos`,
-/// `pos * PATH_STRIDE + 1 + k` is argument `k` of a compound argument `pos`
-/// (for `k < SUB_ARGS`), and `pos * PATH_STRIDE + FUNCTOR` keys the function
-/// name of a compound argument `pos` (its [`Sym`] number in place of a term).
-const PATH_STRIDE: u32 = 16;
-const FUNCTOR: u32 = PATH_STRIDE - 1;
-const SUB_ARGS: usize = PATH_STRIDE as usize - 2;
-
 /// Rounds a game must have run before a limit reached is blamed on growth.
 const GROWTH_ROUNDS: u32 = 8;
-
-/// One relation of the relaxed model: its facts in insertion order, with
-/// an index per argument position. Arguments are stored once, flat.
-struct Relation {
-    name: Sym,
-    arity: usize,
-    args: Vec<TermId>,
-    atoms: Vec<AtomId>,
-    /// The first fact with each hash of arguments; `same_hash[f]` is the
-    /// next fact after `f` with the same hash (`u32::MAX`: none).
-    set: FxHashMap<u64, u32>,
-    same_hash: Vec<u32>,
-    /// The facts (in order) with a term at a path: `lists[index[key]]`.
-    index: FxHashMap<(u32, TermId), u32>,
-    lists: Vec<Vec<u32>>,
-    /// The facts (in order) with given terms at several whole arguments at
-    /// once: `lists[composite[(mask, masked_hash(args, mask))]]`, where bit
-    /// `i` of `mask` stands for argument `i`. A set of arguments is indexed
-    /// the first time a join binds exactly it ([`Relation::composite`]) and
-    /// kept up to date from then on; `masks` are the sets indexed so far.
-    /// A hash collision only adds candidates, which matching rejects.
-    composite: FxHashMap<(u64, u64), u32>,
-    masks: Vec<u64>,
-    /// Facts `0..old` were seen by every rule in earlier rounds; `old..cur`
-    /// are this round's delta.
-    old: u32,
-    cur: u32,
-}
-
-impl Relation {
-    fn fact(&self, i: u32) -> &[TermId] {
-        let a = self.arity;
-        &self.args[i as usize * a..i as usize * a + a]
-    }
-
-    /// Adds fact `f` to the list of facts with term `t` at `path`.
-    fn index(&mut self, path: u32, t: TermId, f: u32) {
-        let next = self.lists.len() as u32;
-        let list = *self.index.entry((path, t)).or_insert(next);
-        if list == next {
-            self.lists.push(Vec::new());
-        }
-        self.lists[list as usize].push(f);
-    }
-
-    /// Adds fact `f` to the list of its terms at the arguments of `mask`.
-    fn index_composite(&mut self, mask: u64, f: u32) {
-        let key = (mask, masked_hash(self.fact(f), mask));
-        let next = self.lists.len() as u32;
-        let list = *self.composite.entry(key).or_insert(next);
-        if list == next {
-            self.lists.push(Vec::new());
-        }
-        self.lists[list as usize].push(f);
-    }
-
-    /// The list of the facts whose arguments at `mask` are those of `args`
-    /// (the other entries of `args` are ignored), indexing that set of
-    /// arguments first if it is new; `None` if no fact has them.
-    fn composite(&mut self, mask: u64, args: &[TermId]) -> Option<u32> {
-        if !self.masks.contains(&mask) {
-            self.masks.push(mask);
-            for f in 0..self.atoms.len() as u32 {
-                self.index_composite(mask, f);
-            }
-        }
-        self.composite
-            .get(&(mask, masked_hash(args, mask)))
-            .copied()
-    }
-
-    /// The number of the fact with these arguments, if it holds.
-    fn find(&self, args: &[TermId]) -> Option<u32> {
-        let mut f = *self.set.get(&hash_args(args))?;
-        while f != u32::MAX {
-            if self.fact(f) == args {
-                return Some(f);
-            }
-            f = self.same_hash[f as usize];
-        }
-        None
-    }
-}
-
-fn hash_args(args: &[TermId]) -> u64 {
-    use std::hash::BuildHasher;
-    rustc_hash::FxBuildHasher.hash_one(args)
-}
-
-/// A hash of the arguments at the positions of `mask`.
-fn masked_hash(args: &[TermId], mask: u64) -> u64 {
-    use std::hash::Hasher;
-    let mut h = rustc_hash::FxHasher::default();
-    let mut bits = mask;
-    while bits != 0 {
-        let i = bits.trailing_zeros() as usize;
-        h.write_u32(args[i].0);
-        bits &= bits - 1;
-    }
-    h.finish()
-}
 
 /// Grounds a checked program.
 pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnostic>> {
@@ -271,7 +164,7 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
         syntax: program.syntax,
         last_span: Span::default(),
         scratch: Vec::new(),
-        key: Vec::new(),
+        key: join::Key::default(),
         watched: Vec::new(),
     };
     let mut rules = Vec::new();
@@ -341,8 +234,8 @@ struct Grounder {
     last_span: Span,
     /// A buffer for the arguments of an atom being built.
     scratch: Vec<TermId>,
-    /// A buffer for the bound arguments of a literal being looked up.
-    key: Vec<TermId>,
+    /// A buffer for the bound paths of a literal being looked up.
+    key: join::Key,
     /// The ground rules (number, source span) of the rules that may close a
     /// cycle through negation ([`cycles::watched`]).
     watched: Vec<(u32, Span)>,
@@ -374,20 +267,7 @@ impl Grounder {
         if let Some(&i) = self.rel_ids.get(&key) {
             return i;
         }
-        self.rels.push(Relation {
-            name: key.0,
-            arity: key.1,
-            args: Vec::new(),
-            atoms: Vec::new(),
-            set: FxHashMap::default(),
-            same_hash: Vec::new(),
-            index: FxHashMap::default(),
-            lists: Vec::new(),
-            composite: FxHashMap::default(),
-            masks: Vec::new(),
-            old: 0,
-            cur: 0,
-        });
+        self.rels.push(Relation::new(key.0, key.1));
         self.rel_ids.insert(key, self.rels.len() - 1);
         self.rels.len() - 1
     }
@@ -664,25 +544,8 @@ impl Grounder {
         }
         let id = AtomId(self.atoms.len() as u32);
         let r = &mut self.rels[rel];
-        let f = r.atoms.len() as u32;
-        self.atoms.push((rel as u32, f));
-        for (pos, &t) in args.iter().enumerate() {
-            let path = pos as u32 * PATH_STRIDE;
-            r.index(path, t, f);
-            if let GTerm::App(name, sub) = self.terms.term(t) {
-                r.index(path + FUNCTOR, TermId(name.0), f);
-                for (k, &u) in sub.iter().enumerate().take(SUB_ARGS) {
-                    r.index(path + 1 + k as u32, u, f);
-                }
-            }
-        }
-        r.args.extend_from_slice(args);
-        r.atoms.push(id);
-        for m in 0..r.masks.len() {
-            r.index_composite(r.masks[m], f);
-        }
-        let first = r.set.entry(hash_args(args)).or_insert(u32::MAX);
-        r.same_hash.push(std::mem::replace(first, f));
+        self.atoms.push((rel as u32, r.atoms.len() as u32));
+        r.push(args, id, &self.terms);
         Ok(id)
     }
 
