@@ -151,3 +151,78 @@ fn term_at(fact: &[TermId], path: u32, terms: &TermTable) -> Option<TermId> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::Symbols;
+
+    /// `at(a, f(b, c))`, `at(a, f(b, d))`, `at(e, f(b, c))`, `at(a, g(b, c))`
+    /// and `at(a, b)`: the relation, and the terms `a`..`e`, `f`, `g` by name.
+    fn relation() -> (Relation, TermTable, impl Fn(&str) -> TermId, Symbols) {
+        let mut symbols = Symbols::default();
+        let mut terms = TermTable::default();
+        let names = ["a", "b", "c", "d", "e", "f", "g"];
+        let ids: Vec<(String, TermId)> = names
+            .iter()
+            .map(|&n| (n.to_string(), terms.intern(GTerm::Sym(symbols.intern(n)))))
+            .collect();
+        let t = move |n: &str| ids.iter().find(|(m, _)| m == n).map(|(_, t)| *t).unwrap();
+        let mut app = |f: &str, args: &[&str]| {
+            let args = args.iter().map(|a| t(a)).collect();
+            terms.intern(GTerm::App(symbols.intern(f), args))
+        };
+        let facts = [
+            (t("a"), app("f", &["b", "c"])),
+            (t("a"), app("f", &["b", "d"])),
+            (t("e"), app("f", &["b", "c"])),
+            (t("a"), app("g", &["b", "c"])),
+            (t("a"), t("b")),
+        ];
+        let mut r = Relation::new(symbols.intern("at"), 2);
+        for (i, (x, y)) in facts.iter().enumerate() {
+            r.push(&[*x, *y], AtomId(i as u32), &terms);
+        }
+        (r, terms, t, symbols)
+    }
+
+    fn facts(r: &mut Relation, paths: &[u32], at: &[TermId], terms: &TermTable) -> Vec<u32> {
+        r.lookup(paths, at, terms)
+            .map_or(Vec::new(), |l| r.list(l).to_vec())
+    }
+
+    #[test]
+    fn a_lookup_narrows_by_every_bound_path_at_once() {
+        let (mut r, terms, t, symbols) = relation();
+        let f = TermId(symbols.get("f").unwrap().0);
+        // First argument a, function name f, its second argument c.
+        let paths = [0, PATH_STRIDE + 2, PATH_STRIDE + FUNCTOR];
+        assert_eq!(facts(&mut r, &paths, &[t("a"), t("c"), f], &terms), [0]);
+        // Without the function name, g(b, c) matches too.
+        assert_eq!(
+            facts(&mut r, &paths[..2], &[t("a"), t("c")], &terms),
+            [0, 3]
+        );
+        // A fact without a compound second argument has no such path.
+        assert_eq!(
+            facts(&mut r, &[PATH_STRIDE + 1], &[t("b")], &terms),
+            [0, 1, 2, 3]
+        );
+        assert_eq!(
+            facts(&mut r, &[0, PATH_STRIDE], &[t("a"), t("b")], &terms),
+            [4]
+        );
+        assert_eq!(facts(&mut r, &[0], &[t("d")], &terms), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn an_index_is_kept_up_to_date_once_built() {
+        let (mut r, mut terms, t, mut symbols) = relation();
+        assert_eq!(facts(&mut r, &[0], &[t("e")], &terms), [2]);
+        let h = terms.intern(GTerm::Sym(symbols.intern("h")));
+        r.push(&[t("e"), h], AtomId(5), &terms);
+        assert_eq!(facts(&mut r, &[0], &[t("e")], &terms), [2, 5]);
+        assert_eq!(r.find(&[t("e"), h]), Some(5));
+        assert_eq!(r.find(&[h, t("e")]), None);
+    }
+}
