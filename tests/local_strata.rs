@@ -76,6 +76,7 @@ fn a_locally_stratified_program_loads_with_a_warning_per_cycle_of_names() {
 /// - depth 3: {1}: noop; {1,2}: 3 or 4; {1,3}: 4; {2,3}: 1 or 4; {1,4}:
 ///   noop; {2,4}: 1; {3,4}: 1 or 2. 10 leaves; states {1}, {1,4},
 ///   {1,2,3}, {1,2,4}, {1,3,4}, {2,3,4}: 6. All terminal.
+///
 /// Both engines count the same.
 #[test]
 fn negation_is_evaluated_in_ground_dependency_order() {
