@@ -8,6 +8,10 @@
 //! every component comes after all components it has edges into
 //! (dependencies first when edges point from a rule's head to its body).
 //! Used by the checks (relations) and the compiler (ground atoms).
+//! [`shortest_path`] names a cycle once a component shows one.
+
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
 
 pub fn components(n: usize, successor: impl Fn(usize, usize) -> Option<usize>) -> Vec<Vec<u32>> {
     let mut search = Search {
@@ -44,6 +48,46 @@ pub fn components(n: usize, successor: impl Fn(usize, usize) -> Option<usize>) -
         }
     }
     out
+}
+
+/// A shortest path from `start` to a node satisfying `goal` through nodes
+/// satisfying `allowed`, breadth first, as the labels of its edges:
+/// `edge(v, k)` is the `k`-th edge of `v` as (target, label), `None` past
+/// the last. `Some(vec![])` if `start` is a goal; `None` if no goal is
+/// reachable.
+pub fn shortest_path<L: Copy>(
+    start: usize,
+    goal: impl Fn(usize) -> bool,
+    allowed: impl Fn(usize) -> bool,
+    edge: impl Fn(usize, usize) -> Option<(usize, L)>,
+) -> Option<Vec<L>> {
+    let mut parent: FxHashMap<usize, Option<(usize, L)>> = FxHashMap::default();
+    parent.insert(start, None);
+    let mut queue = VecDeque::from([start]);
+    while let Some(v) = queue.pop_front() {
+        if goal(v) {
+            let mut labels = Vec::new();
+            let mut at = v;
+            while let Some(&Some((p, label))) = parent.get(&at) {
+                labels.push(label);
+                at = p;
+            }
+            labels.reverse();
+            return Some(labels);
+        }
+        let mut k = 0;
+        while let Some((w, label)) = edge(v, k) {
+            k += 1;
+            if !allowed(w) {
+                continue;
+            }
+            if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(w) {
+                e.insert(Some((v, label)));
+                queue.push_back(w);
+            }
+        }
+    }
+    None
 }
 
 const UNSEEN: u32 = u32::MAX;
@@ -86,7 +130,7 @@ impl Search {
 
 #[cfg(test)]
 mod tests {
-    use super::components;
+    use super::{components, shortest_path};
 
     fn of(edges: &[Vec<u32>]) -> Vec<Vec<u32>> {
         components(edges.len(), |v, k| edges[v].get(k).map(|&w| w as usize))
@@ -104,6 +148,21 @@ mod tests {
         // 0 -> 2 -> 1 -> 0: discovered 0, 2, 1.
         let edges = [vec![2], vec![0], vec![1]];
         assert_eq!(of(&edges), [vec![0, 2, 1]]);
+    }
+
+    #[test]
+    fn shortest_path_takes_the_fewest_edges() {
+        // 0 -> 1 -> 2 -> 3 and 0 -> 3: the direct edge wins.
+        let edges = [vec![1, 3], vec![2], vec![3], vec![]];
+        let edge = |v: usize, k: usize| edges[v].get(k).map(|&w| (w, (v, w)));
+        let any = |_| true;
+        assert_eq!(shortest_path(0, |v| v == 3, any, edge), Some(vec![(0, 3)]));
+        let path = shortest_path(1, |v| v == 3, any, edge);
+        assert_eq!(path, Some(vec![(1, 2), (2, 3)]));
+        assert_eq!(shortest_path(3, |v| v == 0, any, edge), None);
+        assert_eq!(shortest_path(2, |v| v == 2, any, edge), Some(vec![]));
+        // Every path from 0 to 2 passes through 1.
+        assert_eq!(shortest_path(0, |v| v == 2, |v| v != 1, edge), None);
     }
 
     #[test]

@@ -1,10 +1,13 @@
 //! The relation dependency graph: stratification and reserved dependencies.
 //!
 //! In: a program. Out: its strata (relations grouped so that each depends
-//! only on lower strata, or on its own stratum positively), a
-//! `NEGATIVE_CYCLE` error per strongly-connected component with a negative
-//! edge inside (naming one such cycle), and a `RESERVED` error per reserved
-//! relation that depends on `true` or `does` where GDL forbids it.
+//! only on lower strata, or on its own stratum positively), per
+//! strongly-connected component with a negative edge inside a
+//! `NOT_STRATIFIED` warning (or an `AGGREGATE_CYCLE` error through an
+//! aggregate) naming one such cycle, and a `RESERVED` error per reserved
+//! relation that depends on `true` or `does` where GDL forbids it. Whether
+//! a negative cycle of relations is a real one, an atom depending on its own
+//! negation, only grounding can tell (`NEGATIVE_CYCLE` there).
 //! Holds: an edge goes from the head of a rule to each relation of its body;
 //! `true` and `does` are inputs (the previous state, the moves) and have no
 //! node, so they break cycles. Tarjan's algorithm and every search here use
@@ -16,7 +19,6 @@ use crate::diag::{Diagnostic, codes};
 use crate::gdl::{Depends, Names, RESERVED, Relation};
 use crate::syntax::{Program, Span, Sym};
 use indexmap::IndexMap;
-use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug)]
 struct Edge {
@@ -92,7 +94,9 @@ impl Graph {
         (comps, comp)
     }
 
-    /// Strata and `NEGATIVE_CYCLE` errors.
+    /// Strata, `AGGREGATE_CYCLE` errors and `NOT_STRATIFIED` warnings (a
+    /// negative cycle of relations may still be stratified on ground atoms:
+    /// the grounder refuses a real one).
     pub fn stratify(&self, program: &Program, out: &mut Sink) -> Vec<Vec<Sym>> {
         let (comps, comp) = self.components();
         let mut level = vec![0usize; comps.len()];
@@ -105,7 +109,7 @@ impl Graph {
                     if d == c {
                         if e.negative && !cycle_reported {
                             cycle_reported = true;
-                            out.push(self.cycle_error(program, v, *e, &comp));
+                            out.push(self.cycle_diagnostic(program, v, *e, &comp));
                         }
                     } else {
                         level[c] = level[c].max(level[d] + usize::from(e.negative));
@@ -121,9 +125,16 @@ impl Graph {
         strata
     }
 
-    /// The error for a negative edge `from -> not e.to` inside one
-    /// component: a shortest path back from `e.to` to `from` closes the cycle.
-    fn cycle_error(&self, program: &Program, from: usize, e: Edge, comp: &[usize]) -> Diagnostic {
+    /// The diagnostic for a negative edge `from -> not e.to` inside one
+    /// component (an error through an aggregate, else a warning): a
+    /// shortest path back from `e.to` to `from` closes the cycle.
+    fn cycle_diagnostic(
+        &self,
+        program: &Program,
+        from: usize,
+        e: Edge,
+        comp: &[usize],
+    ) -> Diagnostic {
         let path = self.path(e.to, |v| v == from, |w| comp[w] == comp[from]);
         let name = |v: usize| program.symbols.name(self.name(v));
         let polarity = |step: &Edge| match (step.aggregate, step.negative) {
@@ -146,45 +157,28 @@ impl Graph {
                  cannot depend on an aggregate over itself",
             );
         }
-        Diagnostic::error(
-            codes::NEGATIVE_CYCLE,
+        Diagnostic::warning(
+            codes::NOT_STRATIFIED,
             e.span,
-            format!("recursion through negation: {text}"),
+            format!("recursion through negation by relation names: {text}"),
         )
-        .with_note("a relation cannot depend on its own negation; the rules have no stratification")
+        .with_note(
+            "the rules are not stratified by relation names; they are accepted if no ground \
+             atom depends on its own negation, which grounding checks",
+        )
     }
 
     /// A shortest path of edges from `start` to a node satisfying `goal`,
-    /// through nodes satisfying `allowed` (breadth first); `Some(vec![])` if
-    /// `start` is a goal.
+    /// through nodes satisfying `allowed`.
     fn path(
         &self,
         start: usize,
         goal: impl Fn(usize) -> bool,
         allowed: impl Fn(usize) -> bool,
     ) -> Option<Vec<Edge>> {
-        let mut parent: IndexMap<usize, Option<(usize, Edge)>> = IndexMap::new();
-        parent.insert(start, None);
-        let mut queue = VecDeque::from([start]);
-        while let Some(v) = queue.pop_front() {
-            if goal(v) {
-                let mut steps = Vec::new();
-                let mut at = v;
-                while let Some(&Some((p, e))) = parent.get(&at) {
-                    steps.push(e);
-                    at = p;
-                }
-                steps.reverse();
-                return Some(steps);
-            }
-            for e in &self.names[v].edges {
-                if allowed(e.to) && !parent.contains_key(&e.to) {
-                    parent.insert(e.to, Some((v, *e)));
-                    queue.push_back(e.to);
-                }
-            }
-        }
-        None
+        crate::scc::shortest_path(start, goal, allowed, |v, k| {
+            self.names[v].edges.get(k).map(|e| (e.to, *e))
+        })
     }
 
     /// `RESERVED` errors for reserved relations that depend on `true` or

@@ -11,7 +11,9 @@
 //!   arguments; a reserved relation with the wrong number.
 //! - `FACT_VARIABLE`, `UNSAFE` ([`safety`]): variables not bound by a
 //!   positive literal.
-//! - `NEGATIVE_CYCLE` ([`graph`]): recursion through negation.
+//! - warning `NOT_STRATIFIED` ([`graph`]): recursion through negation by
+//!   relation names (the grounder refuses it with `NEGATIVE_CYCLE` if a
+//!   ground atom depends on its own negation); `AGGREGATE_CYCLE`.
 //! - `RESERVED`: `true`/`does` defined by rules, `init`/`next` read in a
 //!   body, and reserved relations depending on `true`/`does` where GDL
 //!   forbids it.
@@ -84,7 +86,9 @@ pub struct Summary {
     /// Rules with a body.
     pub rules: usize,
     /// The relations of each stratum, lowest first: a relation depends
-    /// negatively only on lower strata, positively on its own or lower ones.
+    /// negatively only on lower strata, positively on its own or lower ones
+    /// (a stratum that recurses through negation by name, `NOT_STRATIFIED`,
+    /// is stratified on ground atoms instead).
     /// `true` and `does` are inputs and belong to none.
     pub strata: Vec<Vec<Sym>>,
 }

@@ -91,7 +91,7 @@ fn a_negative_cycle_through_a_long_path_is_named() {
     assert_eq!(diags.len(), 1);
     assert_eq!(
         diags[0].message,
-        "recursion through negation: c -> not d -> a -> b -> c"
+        "recursion through negation by relation names: c -> not d -> a -> b -> c"
     );
 }
 

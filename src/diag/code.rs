@@ -60,6 +60,10 @@ pub enum Code {
     /// Warning: a game without `terminal`, a role without `goal`, a player
     /// without `legal`: `roles x.` alone.
     Incomplete,
+    /// Warning: recursion through negation by relation names that grounding
+    /// accepts, since no ground atom depends on its own negation:
+    /// `(<= (goal x 100) (true won)) (<= (goal x 0) (not (goal x 100)))`.
+    NotStratified,
     /// Warning from random playouts: a terminal state where a role has no
     /// goal, several goals or one outside 0..100.
     PlayoutGoals,
@@ -74,7 +78,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order of `docs/ERRORS.md`.
-    pub const ALL: [Code; 21] = [
+    pub const ALL: [Code; 22] = [
         Code::Syntax,
         Code::TooDeep,
         Code::Declaration,
@@ -92,6 +96,7 @@ impl Code {
         Code::Undefined,
         Code::NeverProduced,
         Code::Incomplete,
+        Code::NotStratified,
         Code::PlayoutGoals,
         Code::PlayoutNoMove,
         Code::PlayoutEndless,
@@ -118,6 +123,7 @@ impl Code {
             Code::Undefined => "W0001",
             Code::NeverProduced => "W0002",
             Code::Incomplete => "W0003",
+            Code::NotStratified => "W0004",
             Code::PlayoutGoals => "W0101",
             Code::PlayoutNoMove => "W0102",
             Code::PlayoutEndless => "W0103",
@@ -146,6 +152,7 @@ impl Code {
             Code::Undefined => "undefined relation",
             Code::NeverProduced => "never produced",
             Code::Incomplete => "incomplete game",
+            Code::NotStratified => "stratified only on ground atoms",
             Code::PlayoutGoals => "malformed goals in play",
             Code::PlayoutNoMove => "no legal move in play",
             Code::PlayoutEndless => "playouts do not end",
@@ -181,6 +188,7 @@ pub mod codes {
     pub const UNDEFINED: Code = Code::Undefined;
     pub const NEVER_PRODUCED: Code = Code::NeverProduced;
     pub const INCOMPLETE: Code = Code::Incomplete;
+    pub const NOT_STRATIFIED: Code = Code::NotStratified;
     pub const PLAYOUT_GOALS: Code = Code::PlayoutGoals;
     pub const PLAYOUT_NO_MOVE: Code = Code::PlayoutNoMove;
     pub const PLAYOUT_ENDLESS: Code = Code::PlayoutEndless;

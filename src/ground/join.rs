@@ -14,9 +14,8 @@
 //! counted against [`super::Limits::max_work`] before it is done.
 
 use super::prepare::{Pat, Prepared};
-use super::{
-    AtomId, FUNCTOR, GTerm, Grounder, PATH_STRIDE, Reached, RuleRels, SUB_ARGS, TermId, TermTable,
-};
+use super::relation::{FUNCTOR, PATH_STRIDE, SUB_ARGS};
+use super::{AtomId, GTerm, Grounder, Reached, RuleRels, TermId, TermTable};
 use crate::diag::Diagnostic;
 use crate::syntax::{ArithOp, CmpOp};
 
@@ -188,7 +187,7 @@ impl Grounder {
             // Lists only grow while the join runs, so `k` stays in range.
             let f = match candidates {
                 Candidates::Range(..) => k,
-                Candidates::List(list, ..) => self.rels[rel].lists[list as usize][k as usize],
+                Candidates::List(list, ..) => self.rels[rel].list(list)[k as usize],
             };
             trail.clear();
             let fact = self.rels[rel].fact(f);
@@ -211,7 +210,7 @@ impl Grounder {
 
     /// The unmatched positive literal with the fewest candidates (the
     /// delta literal first of all).
-    fn cheapest(&self, j: &Join, done: Done) -> Cheapest {
+    fn cheapest(&mut self, j: &Join, done: Done) -> Cheapest {
         let mut best: Option<(usize, Candidates)> = None;
         for i in 0..j.rule.pos.len() {
             if done.pos >> i & 1 == 1 {
@@ -253,10 +252,20 @@ impl Grounder {
         result
     }
 
-    /// Where the facts that positive literal `i` may match lie: the shortest
-    /// index list among its bound argument paths (whole arguments, and
-    /// arguments of compound ones), cut to the literal's window.
-    fn candidates(&self, j: &Join, i: usize) -> Candidates {
+    /// Where the facts that positive literal `i` may match lie: with every
+    /// argument bound, the one fact that has them; else the index list of
+    /// the facts with the literal's bound paths (whole arguments, arguments
+    /// and function names of compound ones); cut to the literal's window.
+    fn candidates(&mut self, j: &Join, i: usize) -> Candidates {
+        let mut key = std::mem::take(&mut self.key);
+        let found = self.narrowest(j, i, &mut key);
+        self.key = key;
+        found
+    }
+
+    /// [`Self::candidates`], with `key` a buffer for the bound paths.
+    fn narrowest(&mut self, j: &Join, i: usize, key: &mut Key) -> Candidates {
+        const NONE: Candidates = Candidates::Range(0, 0);
         let rel = j.rels.pos[i];
         let r = &self.rels[rel];
         let (lo, hi) = match j.delta {
@@ -264,45 +273,56 @@ impl Grounder {
             Some(d) if i < d => (0, r.old),
             _ => (0, r.cur),
         };
-        let mut best = Candidates::Range(lo, hi);
-        let mut consider = |key: (u32, TermId)| -> bool {
-            let Some(&id) = r.index.get(&key) else {
-                return false;
-            };
-            let list = &r.lists[id as usize];
-            let a = list.partition_point(|&f| f < lo) as u32;
-            let b = list.partition_point(|&f| f < hi) as u32;
-            let c = Candidates::List(id, a, b);
-            if c.len() < best.len() {
-                best = c;
-            }
-            true
+        let Some(all_bound) = self.bound_paths(j, i, key) else {
+            return NONE;
         };
-        let env = &j.env;
+        let r = &mut self.rels[rel];
+        if all_bound {
+            // `key.terms` are the arguments, in order.
+            return match r.find(&key.terms) {
+                Some(f) if (lo..hi).contains(&f) => Candidates::Range(f, f + 1),
+                _ => NONE,
+            };
+        }
+        if key.paths.is_empty() {
+            return Candidates::Range(lo, hi);
+        }
+        let Some(list) = r.lookup(&key.paths, &key.terms, &self.terms) else {
+            return NONE;
+        };
+        let facts = r.list(list);
+        let a = facts.partition_point(|&f| f < lo) as u32;
+        let b = facts.partition_point(|&f| f < hi) as u32;
+        Candidates::List(list, a, b)
+    }
+
+    /// The bound paths of literal `i` and their terms, in path order, put
+    /// in `key`; whether every argument is bound (then the paths are the
+    /// whole arguments); `None` if a bound path is a term that does not
+    /// exist, so that no fact has it.
+    fn bound_paths(&self, j: &Join, i: usize, key: &mut Key) -> Option<bool> {
+        key.paths.clear();
+        key.terms.clear();
+        let mut whole = 0;
         for (pos, p) in j.rule.pos[i].args.iter().enumerate() {
             let path = pos as u32 * PATH_STRIDE;
-            if let Some(t) = self.lookup(p, env) {
-                if !consider((path, t)) {
-                    return Candidates::Range(0, 0);
-                }
-            } else if self.is_bound(p, env) {
-                return Candidates::Range(0, 0); // a bound term that does not exist
+            if let Some(t) = self.lookup(p, &j.env) {
+                key.push(path, t);
+                whole += 1;
+            } else if self.is_bound(p, &j.env) {
+                return None;
             } else if let Pat::App(name, sub) = p {
-                if !consider((path + FUNCTOR, TermId(name.0))) {
-                    return Candidates::Range(0, 0);
-                }
                 for (k, q) in sub.iter().enumerate().take(SUB_ARGS) {
-                    if let Some(t) = self.lookup(q, env) {
-                        if !consider((path + 1 + k as u32, t)) {
-                            return Candidates::Range(0, 0);
-                        }
-                    } else if self.is_bound(q, env) {
-                        return Candidates::Range(0, 0);
+                    if let Some(t) = self.lookup(q, &j.env) {
+                        key.push(path + 1 + k as u32, t);
+                    } else if self.is_bound(q, &j.env) {
+                        return None;
                     }
                 }
+                key.push(path + FUNCTOR, TermId(name.0));
             }
         }
-        best
+        Some(whole == j.rule.pos[i].args.len())
     }
 
     fn is_bound(&self, p: &Pat, env: &[Option<TermId>]) -> bool {
@@ -372,6 +392,20 @@ impl Grounder {
                 _ => false,
             },
         }
+    }
+}
+
+/// The bound paths of a literal and the terms there, for an index lookup.
+#[derive(Default)]
+pub(super) struct Key {
+    paths: Vec<u32>,
+    terms: Vec<TermId>,
+}
+
+impl Key {
+    fn push(&mut self, path: u32, term: TermId) {
+        self.paths.push(path);
+        self.terms.push(term);
     }
 }
 

@@ -11,16 +11,22 @@
 //! checked at each one, so a blow-up becomes a GROUNDING diagnostic in
 //! bounded time and memory instead of an exhausted machine; the diagnostic
 //! says whether the game grows without bound or is finite but too large.
+//! A program with recursion through negation by relation names is grounded
+//! too, and refused with NEGATIVE_CYCLE only if a ground atom depends on its
+//! own negation ([`cycles`]).
 
 mod aggregate;
+mod cycles;
 mod join;
 mod prepare;
+mod relation;
 pub mod terms;
 
 use crate::diag::{Diagnostic, codes};
 use crate::gdl::Relation as Reserved;
 use crate::syntax::{Program, Span, Sym, Symbols, Syntax};
 use prepare::{PAtom, Pat, Prepared, RelKey};
+use relation::Relation;
 use rustc_hash::FxHashMap;
 use terms::Extent;
 pub use terms::{GTerm, TermId, TermTable};
@@ -108,72 +114,33 @@ impl Ground {
     pub fn body(&self, rule: usize) -> &[Lit] {
         &self.lits[self.starts[rule] as usize..self.starts[rule + 1] as usize]
     }
+
+    /// A ground atom printed in the program's syntax.
+    pub fn show_atom(&self, atom: AtomId) -> String {
+        let a = &self.atoms[atom.0 as usize];
+        show_atom(&self.symbols, &self.terms, self.syntax, a.rel, &a.args)
+    }
 }
 
-/// Index keys are (path, term): path `pos * PATH_STRIDE` is argument `pos`,
-/// `pos * PATH_STRIDE + 1 + k` is argument `k` of a compound argument `pos`
-/// (for `k < SUB_ARGS`), and `pos * PATH_STRIDE + FUNCTOR` keys the function
-/// name of a compound argument `pos` (its [`Sym`] number in place of a term).
-const PATH_STRIDE: u32 = 16;
-const FUNCTOR: u32 = PATH_STRIDE - 1;
-const SUB_ARGS: usize = PATH_STRIDE as usize - 2;
+/// An atom `rel(args)` printed in a syntax.
+pub fn show_atom(
+    symbols: &Symbols,
+    terms: &TermTable,
+    syntax: Syntax,
+    rel: Sym,
+    args: &[TermId],
+) -> String {
+    crate::syntax::print::Applied {
+        name: rel,
+        args: args.iter().map(|&t| terms.view(t)),
+        symbols,
+        syntax,
+    }
+    .to_string()
+}
 
 /// Rounds a game must have run before a limit reached is blamed on growth.
 const GROWTH_ROUNDS: u32 = 8;
-
-/// One relation of the relaxed model: its facts in insertion order, with
-/// an index per argument position. Arguments are stored once, flat.
-struct Relation {
-    name: Sym,
-    arity: usize,
-    args: Vec<TermId>,
-    atoms: Vec<AtomId>,
-    /// The first fact with each hash of arguments; `same_hash[f]` is the
-    /// next fact after `f` with the same hash (`u32::MAX`: none).
-    set: FxHashMap<u64, u32>,
-    same_hash: Vec<u32>,
-    /// The facts (in order) with a term at a path: `lists[index[key]]`.
-    index: FxHashMap<(u32, TermId), u32>,
-    lists: Vec<Vec<u32>>,
-    /// Facts `0..old` were seen by every rule in earlier rounds; `old..cur`
-    /// are this round's delta.
-    old: u32,
-    cur: u32,
-}
-
-impl Relation {
-    fn fact(&self, i: u32) -> &[TermId] {
-        let a = self.arity;
-        &self.args[i as usize * a..i as usize * a + a]
-    }
-
-    /// Adds fact `f` to the list of facts with term `t` at `path`.
-    fn index(&mut self, path: u32, t: TermId, f: u32) {
-        let next = self.lists.len() as u32;
-        let list = *self.index.entry((path, t)).or_insert(next);
-        if list == next {
-            self.lists.push(Vec::new());
-        }
-        self.lists[list as usize].push(f);
-    }
-
-    /// The number of the fact with these arguments, if it holds.
-    fn find(&self, args: &[TermId]) -> Option<u32> {
-        let mut f = *self.set.get(&hash_args(args))?;
-        while f != u32::MAX {
-            if self.fact(f) == args {
-                return Some(f);
-            }
-            f = self.same_hash[f as usize];
-        }
-        None
-    }
-}
-
-fn hash_args(args: &[TermId]) -> u64 {
-    use std::hash::BuildHasher;
-    rustc_hash::FxBuildHasher.hash_one(args)
-}
 
 /// Grounds a checked program.
 pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnostic>> {
@@ -197,6 +164,8 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
         syntax: program.syntax,
         last_span: Span::default(),
         scratch: Vec::new(),
+        key: join::Key::default(),
+        watched: Vec::new(),
     };
     let mut rules = Vec::new();
     let mut errors = Vec::new();
@@ -215,17 +184,27 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
         return Err(errors);
     }
     rules.extend(g.bridges());
-    let rule_rels: Vec<RuleRels> = rules
+    let mut rule_rels: Vec<RuleRels> = rules
         .iter()
         .map(|r| RuleRels {
             head: g.rel(r.head.rel),
             pos: r.pos.iter().map(|a| g.rel(a.rel)).collect(),
             neg: r.neg.iter().map(|a| g.rel(a.rel)).collect(),
+            watch: false,
         })
         .collect();
+    let watched = cycles::watched(&rules, &rule_rels, g.rels.len());
+    for (r, watch) in rule_rels.iter_mut().zip(watched) {
+        r.watch = watch;
+    }
     g.solve(&rules, &rule_rels, &specs).map_err(|e| vec![e])?;
     g.aggregate_networks(&specs).map_err(|e| vec![e])?;
-    Ok(g.finish(program.syntax))
+    let watched = std::mem::take(&mut g.watched);
+    let ground = g.finish(program.syntax);
+    match cycles::negative_cycle(&ground, &watched) {
+        Some(cycle) => Err(vec![cycle]),
+        None => Ok(ground),
+    }
 }
 
 struct Grounder {
@@ -255,6 +234,11 @@ struct Grounder {
     last_span: Span,
     /// A buffer for the arguments of an atom being built.
     scratch: Vec<TermId>,
+    /// A buffer for the bound paths of a literal being looked up.
+    key: join::Key,
+    /// The ground rules (number, source span) of the rules that may close a
+    /// cycle through negation ([`cycles::watched`]).
+    watched: Vec<(u32, Span)>,
 }
 
 /// The bound of [`Limits`] that grounding reached.
@@ -273,6 +257,9 @@ struct RuleRels {
     head: usize,
     pos: Vec<usize>,
     neg: Vec<usize>,
+    /// Whether the rule may close a cycle through negation, so that its
+    /// ground instances are kept for [`cycles::negative_cycle`].
+    watch: bool,
 }
 
 impl Grounder {
@@ -280,18 +267,7 @@ impl Grounder {
         if let Some(&i) = self.rel_ids.get(&key) {
             return i;
         }
-        self.rels.push(Relation {
-            name: key.0,
-            arity: key.1,
-            args: Vec::new(),
-            atoms: Vec::new(),
-            set: FxHashMap::default(),
-            same_hash: Vec::new(),
-            index: FxHashMap::default(),
-            lists: Vec::new(),
-            old: 0,
-            cur: 0,
-        });
+        self.rels.push(Relation::new(key.0, key.1));
         self.rel_ids.insert(key, self.rels.len() - 1);
         self.rels.len() - 1
     }
@@ -377,16 +353,13 @@ impl Grounder {
     fn latest_fact(&self) -> Option<String> {
         let &(rel, fact) = self.atoms.last()?;
         let rel = &self.rels[rel as usize];
-        let args: Vec<String> = rel
-            .fact(fact)
-            .iter()
-            .map(|&t| self.terms.show(t, &self.symbols, self.syntax).to_string())
-            .collect();
-        let name = self.symbols.name(rel.name);
-        let shown = match self.syntax {
-            Syntax::Kif => format!("({name} {})", args.join(" ")),
-            Syntax::Rules => format!("{name}({})", args.join(", ")),
-        };
+        let shown = show_atom(
+            &self.symbols,
+            &self.terms,
+            self.syntax,
+            rel.name,
+            rel.fact(fact),
+        );
         Some(match shown.char_indices().nth(60) {
             Some((cut, _)) => format!("{}…", &shown[..cut]),
             None => shown,
@@ -535,6 +508,9 @@ impl Grounder {
         if self.heads.len() >= self.limits.max_rules {
             return Err(self.too_big(rule.span, Reached::Rules));
         }
+        if rels.watch {
+            self.watched.push((self.heads.len() as u32, rule.span));
+        }
         self.heads.push(head_atom);
         self.lits.extend(body.iter().map(|&a| Lit::new(a, false)));
         for (atom, &rel) in rule.neg.iter().zip(&rels.neg) {
@@ -568,22 +544,8 @@ impl Grounder {
         }
         let id = AtomId(self.atoms.len() as u32);
         let r = &mut self.rels[rel];
-        let f = r.atoms.len() as u32;
-        self.atoms.push((rel as u32, f));
-        for (pos, &t) in args.iter().enumerate() {
-            let path = pos as u32 * PATH_STRIDE;
-            r.index(path, t, f);
-            if let GTerm::App(name, sub) = self.terms.term(t) {
-                r.index(path + FUNCTOR, TermId(name.0), f);
-                for (k, &u) in sub.iter().enumerate().take(SUB_ARGS) {
-                    r.index(path + 1 + k as u32, u, f);
-                }
-            }
-        }
-        r.args.extend_from_slice(args);
-        r.atoms.push(id);
-        let first = r.set.entry(hash_args(args)).or_insert(u32::MAX);
-        r.same_hash.push(std::mem::replace(first, f));
+        self.atoms.push((rel as u32, r.atoms.len() as u32));
+        r.push(args, id, &self.terms);
         Ok(id)
     }
 
