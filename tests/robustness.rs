@@ -282,6 +282,19 @@ fn empty_file() {
     assert_eq!(errors("", Syntax::Rules), err("E0106"));
 }
 
+/// Groups nested up to the depth limit are read in linear time: reading
+/// the term of a literal twice (once as an aggregate's result) doubled the
+/// work at every level, so 60 levels never finished.
+#[test]
+fn nested_groups_below_the_limit_are_read() {
+    let open = "(".repeat(60);
+    let close = ")".repeat(60);
+    let text = format!(
+        "roles x.\np :- {open}q{close}.\nq.\nr(M) :- M = {open}1{close}.\nlegal(x, wait).\nterminal :- r(1).\ngoal(x, 100)."
+    );
+    assert_eq!(errors(&text, Syntax::Rules), Vec::<String>::new());
+}
+
 #[test]
 fn deeply_nested_parentheses() {
     let nested = format!("{}{}", "(".repeat(200_000), ")".repeat(200_000));

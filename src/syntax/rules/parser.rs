@@ -539,9 +539,7 @@ impl Reader {
         }
         let first = it.next().expect("grammar: literal has a core");
         let core_start = self.span(&first, base);
-        let mut lit = if first.as_rule() == Rule::aggregate {
-            self.aggregate(first, base)
-        } else if first.as_rule() == Rule::sugar {
+        let mut lit = if first.as_rule() == Rule::sugar {
             let word = first.as_str().to_string();
             let e = self.expr(it.next().expect("grammar: sugar has a term"), base);
             let s = core_start.to(e.span);
@@ -552,6 +550,10 @@ impl Reader {
         } else {
             let left = self.expr_or_group(first, base);
             match it.next() {
+                Some(tail) if tail.as_rule() == Rule::aggregate => {
+                    let result = self.term_before(left, "the aggregate");
+                    self.aggregate(result, tail, base)
+                }
                 Some(op) => {
                     let op = match op.as_str() {
                         "=" => CmpOp::Eq,
@@ -563,13 +565,7 @@ impl Reader {
                     };
                     let right =
                         self.expr(it.next().expect("grammar: comparison has two sides"), base);
-                    let left = match left {
-                        Ok(e) => e,
-                        Err(l) => {
-                            self.error(l.span(), "expected a term before the comparison");
-                            self.dummy(l.span())
-                        }
-                    };
+                    let left = self.term_before(left, "the comparison");
                     let s = left.span.to(right.span);
                     Lit::Cmp(op, left, right, s)
                 }
@@ -586,10 +582,21 @@ impl Reader {
         lit
     }
 
-    /// `N = count { ... }`, `T = sum V { ... }`, ...
-    fn aggregate(&mut self, pair: Pair<'_, Rule>, base: usize) -> Lit {
-        let span = self.span(&pair, base);
-        let mut result = None;
+    /// The left side of a comparison or aggregate: a term, not a group.
+    fn term_before(&mut self, left: Result<Ex, Box<Lit>>, what: &str) -> Ex {
+        match left {
+            Ok(e) => e,
+            Err(l) => {
+                self.error(l.span(), format!("expected a term before {what}"));
+                self.dummy(l.span())
+            }
+        }
+    }
+
+    /// `N = count { ... }`, `T = sum V { ... }`, ...: `pair` is what follows
+    /// the result term.
+    fn aggregate(&mut self, result: Ex, pair: Pair<'_, Rule>, base: usize) -> Lit {
+        let span = result.span.to(self.span(&pair, base));
         let mut op = AggOp::Count;
         let mut value = None;
         let mut body = Vec::new();
@@ -604,12 +611,10 @@ impl Reader {
                     }
                 }
                 Rule::body => body = self.body(p, base),
-                Rule::expr if result.is_none() => result = Some(self.expr(p, base)),
                 Rule::expr => value = Some(self.expr(p, base)),
                 _ => {}
             }
         }
-        let result = result.unwrap_or_else(|| self.dummy(span));
         match (op, &value) {
             (AggOp::Count, Some(v)) => {
                 self.error(v.span, "`count` takes no value: write `count { ... }`")
