@@ -106,23 +106,34 @@ fn labelled(base: &mut Vec<Stmt>, mut stmt: Stmt, errors: &mut Vec<Diagnostic>) 
     }
 }
 
-/// Refuses a label used twice in one file's statements.
+/// Refuses a label, or a section name, used twice in one file's
+/// statements: a variant's `replace`, `drop` or `section` would change only
+/// the first.
 pub fn check_labels(stmts: &[Stmt], errors: &mut Vec<Diagnostic>) {
-    let mut seen: IndexMap<String, Span> = IndexMap::new();
+    let mut labels: IndexMap<String, Span> = IndexMap::new();
+    let mut sections: IndexMap<String, Span> = IndexMap::new();
     visit(stmts, &mut |s| {
-        if let Some((label, span)) = label_of(s) {
-            match seen.get(label) {
-                Some(first) => errors.push(
-                    Diagnostic::error(
-                        codes::DECLARATION,
-                        span,
-                        format!("the label `{label}` is used twice in this file"),
-                    )
-                    .with_label(*first, "first used here"),
-                ),
-                None => {
-                    seen.insert(label.to_string(), span);
-                }
+        let (seen, what, name, span) = match (&s.kind, label_of(s)) {
+            (_, Some((label, span))) => (&mut labels, "label", label, span),
+            (
+                StmtKind::Section {
+                    name, name_span, ..
+                },
+                None,
+            ) => (&mut sections, "section name", name.as_str(), *name_span),
+            _ => return,
+        };
+        match seen.get(name) {
+            Some(first) => errors.push(
+                Diagnostic::error(
+                    codes::DECLARATION,
+                    span,
+                    format!("the {what} `{name}` is used twice in this file"),
+                )
+                .with_label(*first, "first used here"),
+            ),
+            None => {
+                seen.insert(name.to_string(), span);
             }
         }
     });

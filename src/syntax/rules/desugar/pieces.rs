@@ -45,6 +45,11 @@ impl Desugar<'_> {
         };
         let r = self.lw.konst(&role, role_ex.span);
         let k = self.lw.konst(&kind.name, kind.span);
+        if self.glyphs.iter().any(|(r0, k0, _)| *r0 == r && *k0 == k) {
+            let why = format!("the pieces `{}` of {role} are declared twice", kind.name);
+            self.decl_error(span, why);
+            return;
+        }
         for i in 1..=n {
             let it = Term::new(TermKind::Int(i), span);
             self.fact("piece", vec![r.clone(), k.clone(), it], span);
