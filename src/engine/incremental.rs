@@ -18,6 +18,10 @@ use super::compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 
 /// No recursive component starts at this slot.
 const NOT_COMPONENT: u32 = 0;
+/// A rule with no guard.
+const NO_GROUP: u32 = u32::MAX;
+/// A literal read by at least this many tracked rules guards them.
+const GUARD_MIN_RULES: usize = 8;
 
 /// The tables propagation reads, built once per game.
 #[derive(Clone, Debug)]
@@ -39,6 +43,8 @@ pub struct Propagation {
     trigger: Vec<u32>,
     /// The tracked plan: the `view` and `after` cones, in slot order.
     steps: Vec<PlanStep>,
+    /// Groups of rules sharing a literal that is not counted for them.
+    guards: Guards,
     /// The tracked non-recursive slots' rules, triggered ones included.
     rule_start: Vec<u32>,
     rules: Vec<u32>,
@@ -137,7 +143,7 @@ impl Propagation {
         }
         let (rule_start, rules) = grouped(net.slots, &own_rules);
         let mut head = vec![u32::MAX; net.rule_lits.len() - 1];
-        let mut reads = Vec::new();
+        let mut counted = Vec::new();
         let mut component_reads = Vec::new();
         for &(s, rule) in &own_rules {
             head[rule as usize] = s;
@@ -147,14 +153,30 @@ impl Propagation {
             for l in lits {
                 let read = l >> 1;
                 match owner[s as usize] {
-                    u32::MAX => reads.push((read, rule << 1 | (l & 1))),
+                    u32::MAX => counted.push(rule),
                     c if owner[read as usize] != c => component_reads.push((read, c)),
                     _ => {}
                 }
             }
         }
+        counted.dedup();
         component_reads.sort_unstable();
         component_reads.dedup();
+        let guards = Guards::new(net, &counted);
+        let reads: Vec<(u32, u32)> = counted
+            .iter()
+            .flat_map(|&rule| {
+                let guard = guards.literal_of(rule);
+                let mut skipped = false;
+                body(net, rule).iter().filter_map(move |&l| {
+                    if l == guard && !skipped {
+                        skipped = true;
+                        return None;
+                    }
+                    Some((l >> 1, rule << 1 | (l & 1)))
+                })
+            })
+            .collect();
         let (fanout_start, fanout) = grouped(net.slots, &reads);
         let (component_start, components) = grouped(net.slots, &component_reads);
         let (move_start, moves) = legal_moves(net);
@@ -175,6 +197,7 @@ impl Propagation {
             head,
             trigger,
             steps,
+            guards,
             rule_start,
             rules,
             move_start,
@@ -202,9 +225,159 @@ impl Propagation {
         &self.rules[self.rule_start[s as usize] as usize..self.rule_start[s as usize + 1] as usize]
     }
 
+    /// Whether a counted rule with no false literal supports its head: its
+    /// move is made (if it has one) and its guard holds (if it has one).
+    #[inline]
+    fn armed(&self, vals: &[bool], rule: u32) -> bool {
+        vals[self.trigger[rule as usize] as usize] && self.guards.on(vals, rule)
+    }
+
     /// Whether a rule holds: its body and its move, if any.
     fn holds(&self, net: &Net, vals: &[bool], rule: u32) -> bool {
         vals[self.trigger[rule as usize] as usize] && holds(net, vals, rule)
+    }
+}
+
+/// Guards: a literal shared by many counted rules (`true control(R)` in
+/// every `legal` rule of a role) is not counted for them; the rules form a
+/// group, and each group keeps the set of its rules with no false literal
+/// left. The guard turning on or off visits that set only, not every rule.
+#[derive(Clone, Debug)]
+struct Guards {
+    /// Per rule, its group (`NO_GROUP` if none).
+    group: Vec<u32>,
+    /// Per group, its literal (`slot << 1 | negated`).
+    literal: Vec<u32>,
+    /// Per group, where its set starts in [`Held::rules`] (one room per
+    /// member), and one past the last group's end.
+    start: Vec<u32>,
+    /// For every slot: the groups it guards.
+    slot_start: Vec<u32>,
+    slot_groups: Vec<u32>,
+}
+
+impl Guards {
+    /// Groups the counted rules (non-recursive, tracked) by the literal
+    /// most of them share, for literals at least `GUARD_MIN_RULES` rules
+    /// read. A literal whose slot a rule reads twice is never its guard.
+    fn new(net: &Net, counted: &[u32]) -> Guards {
+        let mut readers = vec![0usize; 2 * net.slots];
+        for &rule in counted {
+            body(net, rule)
+                .iter()
+                .for_each(|&l| readers[l as usize] += 1);
+        }
+        let rules = net.rule_lits.len() - 1;
+        let mut group = vec![NO_GROUP; rules];
+        let mut group_of_literal = vec![NO_GROUP; 2 * net.slots];
+        let mut literal = Vec::new();
+        let mut members = Vec::new();
+        for &rule in counted {
+            let lits = body(net, rule);
+            let once = |l: u32| lits.iter().filter(|&&m| m >> 1 == l >> 1).count() == 1;
+            let best = lits
+                .iter()
+                .copied()
+                .filter(|&l| readers[l as usize] >= GUARD_MIN_RULES && once(l))
+                .max_by_key(|&l| (readers[l as usize], l));
+            let Some(l) = best else { continue };
+            if group_of_literal[l as usize] == NO_GROUP {
+                group_of_literal[l as usize] = literal.len() as u32;
+                literal.push(l);
+                members.push(0u32);
+            }
+            let g = group_of_literal[l as usize];
+            group[rule as usize] = g;
+            members[g as usize] += 1;
+        }
+        let mut start = vec![0u32];
+        for &m in &members {
+            start.push(start[start.len() - 1] + m);
+        }
+        let by_slot: Vec<(u32, u32)> = (literal.iter().enumerate())
+            .map(|(g, &l)| (l >> 1, g as u32))
+            .collect();
+        let (slot_start, slot_groups) = grouped(net.slots, &by_slot);
+        Guards {
+            group,
+            literal,
+            start,
+            slot_start,
+            slot_groups,
+        }
+    }
+
+    /// The guard literal of a rule, or a literal no rule has.
+    fn literal_of(&self, rule: u32) -> u32 {
+        match self.group[rule as usize] {
+            NO_GROUP => u32::MAX,
+            g => self.literal[g as usize],
+        }
+    }
+
+    /// Whether a rule's guard holds (true for a rule with none).
+    #[inline]
+    fn on(&self, vals: &[bool], rule: u32) -> bool {
+        match self.group[rule as usize] {
+            NO_GROUP => true,
+            g => {
+                let l = self.literal[g as usize];
+                vals[(l >> 1) as usize] != (l & 1 == 1)
+            }
+        }
+    }
+
+    /// The groups slot `s` guards.
+    fn of_slot(&self, s: u32) -> std::ops::Range<usize> {
+        self.slot_start[s as usize] as usize..self.slot_start[s as usize + 1] as usize
+    }
+}
+
+/// Per group of [`Guards`], the set of its rules with no false literal:
+/// `rules[start[g]..start[g] + len[g]]`, each rule's place in `at`.
+#[derive(Clone, Debug)]
+struct Held {
+    rules: Vec<u32>,
+    len: Vec<u32>,
+    at: Vec<u32>,
+}
+
+impl Held {
+    fn new(guards: &Guards) -> Held {
+        Held {
+            rules: vec![0; guards.start[guards.start.len() - 1] as usize],
+            len: vec![0; guards.literal.len()],
+            at: vec![0; guards.group.len()],
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, guards: &Guards, g: u32, rule: u32) {
+        let place = guards.start[g as usize] + self.len[g as usize];
+        self.rules[place as usize] = rule;
+        self.at[rule as usize] = place;
+        self.len[g as usize] += 1;
+    }
+
+    #[inline]
+    fn remove(&mut self, guards: &Guards, g: u32, rule: u32) {
+        self.len[g as usize] -= 1;
+        let last = guards.start[g as usize] + self.len[g as usize];
+        let moved = self.rules[last as usize];
+        let place = self.at[rule as usize];
+        self.rules[place as usize] = moved;
+        self.at[moved as usize] = place;
+    }
+
+    fn members(&self, guards: &Guards, g: usize) -> std::ops::Range<usize> {
+        let a = guards.start[g] as usize;
+        a..a + self.len[g] as usize
+    }
+
+    fn copy_from(&mut self, from: &Held) {
+        self.rules.copy_from_slice(&from.rules);
+        self.len.copy_from_slice(&from.len);
+        self.at.copy_from_slice(&from.at);
     }
 }
 
@@ -293,6 +466,8 @@ pub struct Counters {
     false_lits: Vec<u32>,
     /// Per slot, its rules that hold.
     support: Vec<u32>,
+    /// Per guard group, its rules with no false literal.
+    held: Held,
     /// Slots to settle, as a bitset.
     dirty: Vec<u64>,
     /// Slots whose value changed since the last load began.
@@ -319,6 +494,7 @@ impl Clone for Counters {
             vals: self.vals.clone(),
             false_lits: self.false_lits.clone(),
             support: self.support.clone(),
+            held: self.held.clone(),
             dirty: self.dirty.clone(),
             changed: with_room(&self.changed),
             before: self.before.clone(),
@@ -346,16 +522,22 @@ impl Counters {
         }
         let mut false_lits = vec![0; prop.head.len()];
         let mut support = vec![0; net.slots];
+        let mut held = Held::new(&prop.guards);
         for (rule, &head) in prop.head.iter().enumerate() {
             if head == u32::MAX {
                 continue;
             }
+            let guard = prop.guards.literal_of(rule as u32);
             let f = body(net, rule as u32)
                 .iter()
-                .filter(|&&l| vals[(l >> 1) as usize] == (l & 1 == 1))
+                .filter(|&&l| l != guard && vals[(l >> 1) as usize] == (l & 1 == 1))
                 .count();
             false_lits[rule] = f as u32;
-            support[head as usize] += (f == 0 && vals[prop.trigger[rule] as usize]) as u32;
+            let g = prop.guards.group[rule];
+            if f == 0 && g != NO_GROUP {
+                held.insert(&prop.guards, g, rule as u32);
+            }
+            support[head as usize] += (f == 0 && prop.armed(&vals, rule as u32)) as u32;
         }
         let mut next = vec![0u64; state.len()].into_boxed_slice();
         for &(s, i) in &net.next {
@@ -368,6 +550,7 @@ impl Counters {
             vals,
             false_lits,
             support,
+            held,
             dirty: vec![0; net.slots.div_ceil(64)],
             changed: Vec::with_capacity(net.slots),
             before: vec![false; prop.widest],
@@ -388,6 +571,7 @@ impl Counters {
         self.vals.copy_from_slice(&from.vals);
         self.false_lits.copy_from_slice(&from.false_lits);
         self.support.copy_from_slice(&from.support);
+        self.held.copy_from(&from.held);
         self.dirty.copy_from_slice(&from.dirty);
         self.next.copy_from_slice(&from.next);
         self.changed.clear();
@@ -429,6 +613,7 @@ impl Counters {
     }
 
     /// Copies slot `s` into the machine's values and legal lists.
+    #[inline]
     fn sync(&self, prop: &Propagation, s: u32, out: &mut [bool], legal: &mut [Vec<u32>]) {
         let v = self.vals[s as usize];
         out[s as usize] = v;
@@ -481,6 +666,7 @@ impl Counters {
     }
 
     /// Changes the value of slot `s` and tells the rules that read it.
+    #[inline]
     fn flip(&mut self, prop: &Propagation, s: u32) {
         self.vals[s as usize] = !self.vals[s as usize];
         self.changed.push(s);
@@ -491,6 +677,7 @@ impl Counters {
     }
 
     /// Tells the rules and components reading slot `s` its new value.
+    #[inline]
     fn flip_fanout(&mut self, prop: &Propagation, s: u32) {
         let v = self.vals[s as usize];
         let (a, b) = (
@@ -499,16 +686,29 @@ impl Counters {
         );
         for &e in &prop.fanout[a..b] {
             let rule = (e >> 1) as usize;
-            let armed = self.vals[prop.trigger[rule] as usize];
             if v != (e & 1 == 1) {
                 self.false_lits[rule] -= 1;
-                if self.false_lits[rule] == 0 && armed {
-                    self.gain(prop.head[rule]);
+                if self.false_lits[rule] == 0 {
+                    self.satisfied(prop, rule as u32, true);
                 }
             } else {
                 self.false_lits[rule] += 1;
-                if self.false_lits[rule] == 1 && armed {
-                    self.lose(prop.head[rule]);
+                if self.false_lits[rule] == 1 {
+                    self.satisfied(prop, rule as u32, false);
+                }
+            }
+        }
+        for k in prop.guards.of_slot(s) {
+            let g = prop.guards.slot_groups[k] as usize;
+            let on = v != (prop.guards.literal[g] & 1 == 1);
+            for i in self.held.members(&prop.guards, g) {
+                let rule = self.held.rules[i];
+                if self.vals[prop.trigger[rule as usize] as usize] {
+                    if on {
+                        self.gain(prop.head[rule as usize])
+                    } else {
+                        self.lose(prop.head[rule as usize])
+                    }
                 }
             }
         }
@@ -521,11 +721,32 @@ impl Counters {
         }
     }
 
+    /// A counted rule has just lost its last false literal (`now`) or
+    /// gained its first: its guard group's set and its head follow.
+    #[inline]
+    fn satisfied(&mut self, prop: &Propagation, rule: u32, now: bool) {
+        let g = prop.guards.group[rule as usize];
+        if g != NO_GROUP {
+            match now {
+                true => self.held.insert(&prop.guards, g, rule),
+                false => self.held.remove(&prop.guards, g, rule),
+            }
+        }
+        if prop.armed(&self.vals, rule) {
+            match now {
+                true => self.gain(prop.head[rule as usize]),
+                false => self.lose(prop.head[rule as usize]),
+            }
+        }
+    }
+
+    #[inline]
     fn gain(&mut self, head: u32) {
         self.support[head as usize] += 1;
         self.mark(head);
     }
 
+    #[inline]
     fn lose(&mut self, head: u32) {
         self.support[head as usize] -= 1;
         self.mark(head);
@@ -539,7 +760,10 @@ impl Counters {
         self.vals[does as usize] = on;
         let i = (does - net.first_input) as usize;
         for &(head, rule) in &net.triggered[i] {
-            if self.false_lits[rule as usize] == 0 && prop.head[rule as usize] != u32::MAX {
+            if self.false_lits[rule as usize] == 0
+                && prop.head[rule as usize] != u32::MAX
+                && prop.guards.on(&self.vals, rule)
+            {
                 if on { self.gain(head) } else { self.lose(head) }
             }
         }
@@ -564,6 +788,7 @@ impl Counters {
         }
     }
 
+    #[inline]
     fn mark(&mut self, s: u32) {
         self.dirty[s as usize / 64] |= 1 << (s % 64);
     }
