@@ -18,6 +18,11 @@ use super::compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 
 /// No recursive component starts at this slot.
 const NOT_COMPONENT: u32 = 0;
+/// In choosing between a copy and a propagation: a flipped base fact
+/// costs as much as this many fan-out visits (the derived slots it
+/// changes in turn), and one visit as much as copying this many bytes.
+const FLIP_VISITS: usize = 8;
+const VISIT_BYTES: usize = 32;
 /// A rule with no guard.
 const NO_GROUP: u32 = u32::MAX;
 /// A literal read by at least this many tracked rules guards them.
@@ -562,6 +567,30 @@ impl Counters {
     /// The base facts of the loaded state.
     pub fn loaded(&self) -> &[u64] {
         &self.loaded
+    }
+
+    /// Whether becoming a copy of `from` costs less than propagating from
+    /// the loaded state to `from`'s: a copy writes every counter, a
+    /// propagation visits the readers of each base fact that differs.
+    pub fn prefers_restore(&self, prop: &Propagation, from: &Counters) -> bool {
+        let mut visits = 0;
+        for (w, (&a, &b)) in self.loaded.iter().zip(from.loaded.iter()).enumerate() {
+            let mut diff = a ^ b;
+            while diff != 0 {
+                let s = BASE0 as usize + w * 64 + diff.trailing_zeros() as usize;
+                diff &= diff - 1;
+                visits += FLIP_VISITS + (prop.fanout_start[s + 1] - prop.fanout_start[s]) as usize;
+            }
+        }
+        visits * VISIT_BYTES > self.bytes()
+    }
+
+    /// The bytes a copy writes.
+    fn bytes(&self) -> usize {
+        self.vals.len()
+            + 4 * (self.false_lits.len() + self.support.len())
+            + 4 * (self.held.rules.len() + self.held.len.len() + self.held.at.len())
+            + 8 * (self.dirty.len() + 2 * self.next.len())
     }
 
     /// Becomes a copy of `from` (counters of the same game), without

@@ -428,7 +428,9 @@ impl<'g> Machine<'g> {
             let prop = &self.game.propagation;
             match &self.game.initial_counters {
                 // Back to the start (a new playout): copy, not propagate.
-                Some(start) if start.loaded() == &self.state.bits[..] => {
+                Some(start)
+                    if start.loaded() == &self.state.bits[..] && c.prefers_restore(prop, start) =>
+                {
                     c.restore(start);
                     self.vals.copy_from_slice(c.vals());
                     fill_legal(net, &self.vals, &mut self.legal);
