@@ -69,6 +69,20 @@ pub struct Propagation {
     tracked: Vec<bool>,
 }
 
+/// The view cone size (rules) from which the incremental engine is the
+/// default: every measured game from here up is faster on it (pawn race
+/// 1,007 rules, Tablan 4,476, othello 11,694), while below it some games
+/// change most of their small view every step and run faster on the
+/// reference (nim1 61, ticTacToe 62, sheepAndWolf 748); README, Speed.
+const INCREMENTAL_VIEW_RULES: usize = 900;
+
+/// Whether the incremental engine is expected to be faster than the
+/// reference on this net: the reference re-derives the whole view cone
+/// every state, so a large cone is what propagation saves.
+pub fn pays_off(net: &Net) -> bool {
+    net.plan_rules(&net.view) >= INCREMENTAL_VIEW_RULES
+}
+
 /// The view and after plans merged, in slot order.
 fn tracked_steps(net: &Net) -> Vec<PlanStep> {
     let first = |step: &PlanStep| match *step {
@@ -475,7 +489,7 @@ pub struct Counters {
     held: Held,
     /// Slots to settle, as a bitset.
     dirty: Vec<u64>,
-    /// Slots whose value changed since the last load began.
+    /// `legal` slots whose value changed since the last load began.
     changed: Vec<u32>,
     /// A recursive component's values before it is recomputed.
     before: Vec<bool>,
@@ -612,16 +626,9 @@ impl Counters {
         &self.vals
     }
 
-    /// Moves the values to `state`, propagating what changed; then copies
-    /// the changed values into `out` and updates the sorted legal lists.
-    pub fn load(
-        &mut self,
-        net: &Net,
-        prop: &Propagation,
-        state: &[u64],
-        out: &mut [bool],
-        legal: &mut [Vec<u32>],
-    ) {
+    /// Moves the values to `state`, propagating what changed; then updates
+    /// the sorted legal lists.
+    pub fn load(&mut self, net: &Net, prop: &Propagation, state: &[u64], legal: &mut [Vec<u32>]) {
         for (w, &word) in state.iter().enumerate() {
             let mut diff = word ^ self.loaded[w];
             self.loaded[w] = word;
@@ -633,19 +640,18 @@ impl Counters {
         }
         self.settle(net, prop);
         for k in 0..self.changed.len() {
-            self.sync(prop, self.changed[k], out, legal);
+            self.sync(prop, self.changed[k], legal);
         }
         self.changed.clear();
         for &s in &prop.overwritten {
-            self.sync(prop, s, out, legal);
+            self.sync(prop, s, legal);
         }
     }
 
-    /// Copies slot `s` into the machine's values and legal lists.
+    /// Copies slot `s` into the legal lists.
     #[inline]
-    fn sync(&self, prop: &Propagation, s: u32, out: &mut [bool], legal: &mut [Vec<u32>]) {
+    fn sync(&self, prop: &Propagation, s: u32, legal: &mut [Vec<u32>]) {
         let v = self.vals[s as usize];
-        out[s as usize] = v;
         for &(r, m) in prop.moves_of(s) {
             let list = &mut legal[r as usize];
             match (v, list.binary_search(&m)) {
@@ -698,7 +704,9 @@ impl Counters {
     #[inline]
     fn flip(&mut self, prop: &Propagation, s: u32) {
         self.vals[s as usize] = !self.vals[s as usize];
-        self.changed.push(s);
+        if prop.move_start[s as usize] != prop.move_start[s as usize + 1] {
+            self.changed.push(s);
+        }
         for &i in prop.next_of(s) {
             self.next[i as usize / 64] ^= 1 << (i % 64);
         }
