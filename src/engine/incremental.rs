@@ -67,6 +67,9 @@ pub struct Propagation {
     widest: usize,
     /// Whether each slot is computed by the tracked plan.
     tracked: Vec<bool>,
+    /// Whether any counted rule, guard group or recursive component reads
+    /// each slot (a `legal` slot, typically, is read by none).
+    read: Vec<bool>,
 }
 
 /// The view cone size (rules) from which the incremental engine is the
@@ -207,6 +210,13 @@ impl Propagation {
             .flatten()
             .for_each(|&(h, _)| early_heads[h as usize] = true);
         let overwritten = move_dependent(net, &steps, &own_rules, &trigger, &early_heads);
+        let read = (0..net.slots)
+            .map(|s| {
+                fanout_start[s] != fanout_start[s + 1]
+                    || component_start[s] != component_start[s + 1]
+                    || !guards.of_slot(s as u32).is_empty()
+            })
+            .collect();
         Propagation {
             fanout_start,
             fanout,
@@ -226,6 +236,7 @@ impl Propagation {
             overwritten,
             widest,
             tracked,
+            read,
         }
     }
 
@@ -716,6 +727,9 @@ impl Counters {
     /// Tells the rules and components reading slot `s` its new value.
     #[inline]
     fn flip_fanout(&mut self, prop: &Propagation, s: u32) {
+        if !prop.read[s as usize] {
+            return;
+        }
         let v = self.vals[s as usize];
         let (a, b) = (
             prop.fanout_start[s as usize] as usize,
