@@ -164,42 +164,9 @@ impl Propagation {
             }
         }
         let (rule_start, rules) = grouped(net.slots, &own_rules);
-        let mut head = vec![u32::MAX; net.rule_lits.len() - 1];
-        let mut counted = Vec::new();
-        let mut component_reads = Vec::new();
-        for &(s, rule) in &own_rules {
-            head[rule as usize] = s;
-            let lits = body(net, rule).iter().copied();
-            // A rule's move is not a counted literal: a move turned on or
-            // off visits its rules (see `Counters::flip_move`).
-            for l in lits {
-                let read = l >> 1;
-                match owner[s as usize] {
-                    u32::MAX => counted.push(rule),
-                    c if owner[read as usize] != c => component_reads.push((read, c)),
-                    _ => {}
-                }
-            }
-        }
-        counted.dedup();
-        component_reads.sort_unstable();
-        component_reads.dedup();
+        let (head, counted, component_reads) = readers(net, &own_rules, &owner);
         let guards = Guards::new(net, &counted);
-        let reads: Vec<(u32, u32)> = counted
-            .iter()
-            .flat_map(|&rule| {
-                let guard = guards.literal_of(rule);
-                let mut skipped = false;
-                body(net, rule).iter().filter_map(move |&l| {
-                    if l == guard && !skipped {
-                        skipped = true;
-                        return None;
-                    }
-                    Some((l >> 1, rule << 1 | (l & 1)))
-                })
-            })
-            .collect();
-        let (fanout_start, fanout) = grouped(net.slots, &reads);
+        let (fanout_start, fanout) = grouped(net.slots, &counted_reads(net, &counted, &guards));
         let (component_start, components) = grouped(net.slots, &component_reads);
         let (move_start, moves) = legal_moves(net);
         let next_pairs: Vec<(u32, u32)> = net.next.to_vec();
@@ -212,9 +179,8 @@ impl Propagation {
         let overwritten = move_dependent(net, &steps, &own_rules, &trigger, &early_heads);
         let read = (0..net.slots)
             .map(|s| {
-                fanout_start[s] != fanout_start[s + 1]
-                    || component_start[s] != component_start[s + 1]
-                    || !guards.of_slot(s as u32).is_empty()
+                let listed = |start: &[u32]| start[s] != start[s + 1];
+                listed(&fanout_start) || listed(&component_start) || listed(&guards.slot_start)
             })
             .collect();
         Propagation {
@@ -409,6 +375,55 @@ impl Held {
         self.len.copy_from_slice(&from.len);
         self.at.copy_from_slice(&from.at);
     }
+}
+
+/// From the tracked rules (head, rule) and each slot's recursive component
+/// (`u32::MAX` for none): every rule's head, the counted rules (of slots
+/// outside components), and the (slot, component) pairs of the slots a
+/// component reads from outside.
+fn readers(
+    net: &Net,
+    own_rules: &[(u32, u32)],
+    owner: &[u32],
+) -> (Vec<u32>, Vec<u32>, Vec<(u32, u32)>) {
+    let mut head = vec![u32::MAX; net.rule_lits.len() - 1];
+    let mut counted = Vec::new();
+    let mut component_reads = Vec::new();
+    for &(s, rule) in own_rules {
+        head[rule as usize] = s;
+        // A rule's move is not a counted literal: a move turned on or
+        // off visits its rules (see `Counters::flip_move`).
+        for &l in body(net, rule) {
+            let read = l >> 1;
+            match owner[s as usize] {
+                u32::MAX => counted.push(rule),
+                c if owner[read as usize] != c => component_reads.push((read, c)),
+                _ => {}
+            }
+        }
+    }
+    counted.dedup();
+    component_reads.sort_unstable();
+    component_reads.dedup();
+    (head, counted, component_reads)
+}
+
+/// The (slot, `rule << 1 | negated`) pairs of the counted rules' literals,
+/// each rule's guard left out.
+fn counted_reads(net: &Net, counted: &[u32], guards: &Guards) -> Vec<(u32, u32)> {
+    let mut reads = Vec::new();
+    for &rule in counted {
+        let guard = guards.literal_of(rule);
+        let mut skipped = false;
+        for &l in body(net, rule) {
+            if l == guard && !skipped {
+                skipped = true;
+            } else {
+                reads.push((l >> 1, rule << 1 | (l & 1)));
+            }
+        }
+    }
+    reads
 }
 
 /// The tracked slots of the view cone whose value depends on the moves
