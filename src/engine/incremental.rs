@@ -10,9 +10,11 @@
 //! it keeps the number of false literals, per non-recursive derived slot the
 //! number of rules that hold; a changed slot updates the rules that read it
 //! (fan-out), and slots whose support crosses zero are settled once, in slot
-//! order (which is dependency order). A move gates the rules it triggers; a
-//! recursive component is recomputed with the fixpoint when one of its
-//! inputs changes. Loading and stepping allocate nothing.
+//! order (which is dependency order). A move gates the rules it triggers,
+//! and a literal many rules share guards them as a group (see [`Guards`]);
+//! a recursive component is recomputed with the fixpoint when one of its
+//! inputs changes. Loading and stepping allocate nothing. [`pays_off`] says
+//! from the net's size whether this engine is the faster one for a game.
 
 use super::compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 

@@ -435,7 +435,8 @@ impl<'g> Machine<'g> {
         if let Some(c) = &mut self.counters {
             let prop = &self.game.propagation;
             match &self.game.initial_counters {
-                // Back to the start (a new playout): copy, not propagate.
+                // Back to the start (a new playout): a copy of the initial
+                // counters, where that costs less than propagating.
                 Some(start)
                     if start.loaded() == &self.state.bits[..] && c.prefers_restore(prop, start) =>
                 {
