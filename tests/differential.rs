@@ -40,7 +40,8 @@ fn games_in(dir: &Path) -> Vec<PathBuf> {
 
 /// Both engines of one game.
 fn engines(path: &Path) -> (Game, Game) {
-    let reference = open(path);
+    let mut reference = open(path);
+    reference.set_engine(EngineKind::Reference);
     let mut incremental = reference.clone();
     incremental.set_engine(EngineKind::Incremental);
     (reference, incremental)

@@ -10,14 +10,25 @@
 //! it keeps the number of false literals, per non-recursive derived slot the
 //! number of rules that hold; a changed slot updates the rules that read it
 //! (fan-out), and slots whose support crosses zero are settled once, in slot
-//! order (which is dependency order). A move gates the rules it triggers; a
-//! recursive component is recomputed with the fixpoint when one of its
-//! inputs changes. Loading and stepping allocate nothing.
+//! order (which is dependency order). A move gates the rules it triggers,
+//! and a literal many rules share guards them as a group (see [`Guards`]);
+//! a recursive component is recomputed with the fixpoint when one of its
+//! inputs changes. Loading and stepping allocate nothing. [`pays_off`] says
+//! from the net's size whether this engine is the faster one for a game.
 
 use super::compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 
 /// No recursive component starts at this slot.
 const NOT_COMPONENT: u32 = 0;
+/// In choosing between a copy and a propagation: a flipped base fact
+/// costs as much as this many fan-out visits (the derived slots it
+/// changes in turn), and one visit as much as copying this many bytes.
+const FLIP_VISITS: usize = 8;
+const VISIT_BYTES: usize = 32;
+/// A rule with no guard.
+const NO_GROUP: u32 = u32::MAX;
+/// A literal read by at least this many tracked rules guards them.
+const GUARD_MIN_RULES: usize = 8;
 
 /// The tables propagation reads, built once per game.
 #[derive(Clone, Debug)]
@@ -39,6 +50,8 @@ pub struct Propagation {
     trigger: Vec<u32>,
     /// The tracked plan: the `view` and `after` cones, in slot order.
     steps: Vec<PlanStep>,
+    /// Groups of rules sharing a literal that is not counted for them.
+    guards: Guards,
     /// The tracked non-recursive slots' rules, triggered ones included.
     rule_start: Vec<u32>,
     rules: Vec<u32>,
@@ -56,6 +69,23 @@ pub struct Propagation {
     widest: usize,
     /// Whether each slot is computed by the tracked plan.
     tracked: Vec<bool>,
+    /// Whether any counted rule, guard group or recursive component reads
+    /// each slot (a `legal` slot, typically, is read by none).
+    read: Vec<bool>,
+}
+
+/// The view cone size (rules) from which the incremental engine is the
+/// default: every measured game from here up is faster on it (pawn race
+/// 1,007 rules, Tablan 4,476, othello 11,694), while below it some games
+/// change most of their small view every step and run faster on the
+/// reference (nim1 61, ticTacToe 62, sheepAndWolf 748); README, Speed.
+const INCREMENTAL_VIEW_RULES: usize = 900;
+
+/// Whether the incremental engine is expected to be faster than the
+/// reference on this net: the reference re-derives the whole view cone
+/// every state, so a large cone is what propagation saves.
+pub fn pays_off(net: &Net) -> bool {
+    net.plan_rules(&net.view) >= INCREMENTAL_VIEW_RULES
 }
 
 /// The view and after plans merged, in slot order.
@@ -136,26 +166,9 @@ impl Propagation {
             }
         }
         let (rule_start, rules) = grouped(net.slots, &own_rules);
-        let mut head = vec![u32::MAX; net.rule_lits.len() - 1];
-        let mut reads = Vec::new();
-        let mut component_reads = Vec::new();
-        for &(s, rule) in &own_rules {
-            head[rule as usize] = s;
-            let lits = body(net, rule).iter().copied();
-            // A rule's move is not a counted literal: a move turned on or
-            // off visits its rules (see `Counters::flip_move`).
-            for l in lits {
-                let read = l >> 1;
-                match owner[s as usize] {
-                    u32::MAX => reads.push((read, rule << 1 | (l & 1))),
-                    c if owner[read as usize] != c => component_reads.push((read, c)),
-                    _ => {}
-                }
-            }
-        }
-        component_reads.sort_unstable();
-        component_reads.dedup();
-        let (fanout_start, fanout) = grouped(net.slots, &reads);
+        let (head, counted, component_reads) = readers(net, &own_rules, &owner);
+        let guards = Guards::new(net, &counted);
+        let (fanout_start, fanout) = grouped(net.slots, &counted_reads(net, &counted, &guards));
         let (component_start, components) = grouped(net.slots, &component_reads);
         let (move_start, moves) = legal_moves(net);
         let next_pairs: Vec<(u32, u32)> = net.next.to_vec();
@@ -166,6 +179,12 @@ impl Propagation {
             .flatten()
             .for_each(|&(h, _)| early_heads[h as usize] = true);
         let overwritten = move_dependent(net, &steps, &own_rules, &trigger, &early_heads);
+        let read = (0..net.slots)
+            .map(|s| {
+                let listed = |start: &[u32]| start[s] != start[s + 1];
+                listed(&fanout_start) || listed(&component_start) || listed(&guards.slot_start)
+            })
+            .collect();
         Propagation {
             fanout_start,
             fanout,
@@ -175,6 +194,7 @@ impl Propagation {
             head,
             trigger,
             steps,
+            guards,
             rule_start,
             rules,
             move_start,
@@ -184,6 +204,7 @@ impl Propagation {
             overwritten,
             widest,
             tracked,
+            read,
         }
     }
 
@@ -202,10 +223,209 @@ impl Propagation {
         &self.rules[self.rule_start[s as usize] as usize..self.rule_start[s as usize + 1] as usize]
     }
 
+    /// Whether a counted rule with no false literal supports its head: its
+    /// move is made (if it has one) and its guard holds (if it has one).
+    #[inline]
+    fn armed(&self, vals: &[bool], rule: u32) -> bool {
+        vals[self.trigger[rule as usize] as usize] && self.guards.on(vals, rule)
+    }
+
     /// Whether a rule holds: its body and its move, if any.
     fn holds(&self, net: &Net, vals: &[bool], rule: u32) -> bool {
         vals[self.trigger[rule as usize] as usize] && holds(net, vals, rule)
     }
+}
+
+/// Guards: a literal shared by many counted rules (`true control(R)` in
+/// every `legal` rule of a role) is not counted for them; the rules form a
+/// group, and each group keeps the set of its rules with no false literal
+/// left. The guard turning on or off visits that set only, not every rule.
+#[derive(Clone, Debug)]
+struct Guards {
+    /// Per rule, its group (`NO_GROUP` if none).
+    group: Vec<u32>,
+    /// Per group, its literal (`slot << 1 | negated`).
+    literal: Vec<u32>,
+    /// Per group, where its set starts in [`Held::rules`] (one room per
+    /// member), and one past the last group's end.
+    start: Vec<u32>,
+    /// For every slot: the groups it guards.
+    slot_start: Vec<u32>,
+    slot_groups: Vec<u32>,
+}
+
+impl Guards {
+    /// Groups the counted rules (non-recursive, tracked) by the literal
+    /// most of them share, for literals at least `GUARD_MIN_RULES` rules
+    /// read. A literal whose slot a rule reads twice is never its guard.
+    fn new(net: &Net, counted: &[u32]) -> Guards {
+        let mut readers = vec![0usize; 2 * net.slots];
+        for &rule in counted {
+            body(net, rule)
+                .iter()
+                .for_each(|&l| readers[l as usize] += 1);
+        }
+        let rules = net.rule_lits.len() - 1;
+        let mut group = vec![NO_GROUP; rules];
+        let mut group_of_literal = vec![NO_GROUP; 2 * net.slots];
+        let mut literal = Vec::new();
+        let mut members = Vec::new();
+        for &rule in counted {
+            let lits = body(net, rule);
+            let once = |l: u32| lits.iter().filter(|&&m| m >> 1 == l >> 1).count() == 1;
+            let best = lits
+                .iter()
+                .copied()
+                .filter(|&l| readers[l as usize] >= GUARD_MIN_RULES && once(l))
+                .max_by_key(|&l| (readers[l as usize], l));
+            let Some(l) = best else { continue };
+            if group_of_literal[l as usize] == NO_GROUP {
+                group_of_literal[l as usize] = literal.len() as u32;
+                literal.push(l);
+                members.push(0u32);
+            }
+            let g = group_of_literal[l as usize];
+            group[rule as usize] = g;
+            members[g as usize] += 1;
+        }
+        let mut start = vec![0u32];
+        for &m in &members {
+            start.push(start[start.len() - 1] + m);
+        }
+        let by_slot: Vec<(u32, u32)> = (literal.iter().enumerate())
+            .map(|(g, &l)| (l >> 1, g as u32))
+            .collect();
+        let (slot_start, slot_groups) = grouped(net.slots, &by_slot);
+        Guards {
+            group,
+            literal,
+            start,
+            slot_start,
+            slot_groups,
+        }
+    }
+
+    /// The guard literal of a rule, or a literal no rule has.
+    fn literal_of(&self, rule: u32) -> u32 {
+        match self.group[rule as usize] {
+            NO_GROUP => u32::MAX,
+            g => self.literal[g as usize],
+        }
+    }
+
+    /// Whether a rule's guard holds (true for a rule with none).
+    #[inline]
+    fn on(&self, vals: &[bool], rule: u32) -> bool {
+        match self.group[rule as usize] {
+            NO_GROUP => true,
+            g => {
+                let l = self.literal[g as usize];
+                vals[(l >> 1) as usize] != (l & 1 == 1)
+            }
+        }
+    }
+
+    /// The groups slot `s` guards.
+    fn of_slot(&self, s: u32) -> std::ops::Range<usize> {
+        self.slot_start[s as usize] as usize..self.slot_start[s as usize + 1] as usize
+    }
+}
+
+/// Per group of [`Guards`], the set of its rules with no false literal:
+/// `rules[start[g]..start[g] + len[g]]`, each rule's place in `at`.
+#[derive(Clone, Debug)]
+struct Held {
+    rules: Vec<u32>,
+    len: Vec<u32>,
+    at: Vec<u32>,
+}
+
+impl Held {
+    fn new(guards: &Guards) -> Held {
+        Held {
+            rules: vec![0; guards.start[guards.start.len() - 1] as usize],
+            len: vec![0; guards.literal.len()],
+            at: vec![0; guards.group.len()],
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, guards: &Guards, g: u32, rule: u32) {
+        let place = guards.start[g as usize] + self.len[g as usize];
+        self.rules[place as usize] = rule;
+        self.at[rule as usize] = place;
+        self.len[g as usize] += 1;
+    }
+
+    #[inline]
+    fn remove(&mut self, guards: &Guards, g: u32, rule: u32) {
+        self.len[g as usize] -= 1;
+        let last = guards.start[g as usize] + self.len[g as usize];
+        let moved = self.rules[last as usize];
+        let place = self.at[rule as usize];
+        self.rules[place as usize] = moved;
+        self.at[moved as usize] = place;
+    }
+
+    fn members(&self, guards: &Guards, g: usize) -> std::ops::Range<usize> {
+        let a = guards.start[g] as usize;
+        a..a + self.len[g] as usize
+    }
+
+    fn copy_from(&mut self, from: &Held) {
+        self.rules.copy_from_slice(&from.rules);
+        self.len.copy_from_slice(&from.len);
+        self.at.copy_from_slice(&from.at);
+    }
+}
+
+/// From the tracked rules (head, rule) and each slot's recursive component
+/// (`u32::MAX` for none): every rule's head, the counted rules (of slots
+/// outside components), and the (slot, component) pairs of the slots a
+/// component reads from outside.
+fn readers(
+    net: &Net,
+    own_rules: &[(u32, u32)],
+    owner: &[u32],
+) -> (Vec<u32>, Vec<u32>, Vec<(u32, u32)>) {
+    let mut head = vec![u32::MAX; net.rule_lits.len() - 1];
+    let mut counted = Vec::new();
+    let mut component_reads = Vec::new();
+    for &(s, rule) in own_rules {
+        head[rule as usize] = s;
+        // A rule's move is not a counted literal: a move turned on or
+        // off visits its rules (see `Counters::flip_move`).
+        for &l in body(net, rule) {
+            let read = l >> 1;
+            match owner[s as usize] {
+                u32::MAX => counted.push(rule),
+                c if owner[read as usize] != c => component_reads.push((read, c)),
+                _ => {}
+            }
+        }
+    }
+    counted.dedup();
+    component_reads.sort_unstable();
+    component_reads.dedup();
+    (head, counted, component_reads)
+}
+
+/// The (slot, `rule << 1 | negated`) pairs of the counted rules' literals,
+/// each rule's guard left out.
+fn counted_reads(net: &Net, counted: &[u32], guards: &Guards) -> Vec<(u32, u32)> {
+    let mut reads = Vec::new();
+    for &rule in counted {
+        let guard = guards.literal_of(rule);
+        let mut skipped = false;
+        for &l in body(net, rule) {
+            if l == guard && !skipped {
+                skipped = true;
+            } else {
+                reads.push((l >> 1, rule << 1 | (l & 1)));
+            }
+        }
+    }
+    reads
 }
 
 /// The tracked slots of the view cone whose value depends on the moves
@@ -293,9 +513,11 @@ pub struct Counters {
     false_lits: Vec<u32>,
     /// Per slot, its rules that hold.
     support: Vec<u32>,
+    /// Per guard group, its rules with no false literal.
+    held: Held,
     /// Slots to settle, as a bitset.
     dirty: Vec<u64>,
-    /// Slots whose value changed since the last load began.
+    /// `legal` slots whose value changed since the last load began.
     changed: Vec<u32>,
     /// A recursive component's values before it is recomputed.
     before: Vec<bool>,
@@ -319,6 +541,7 @@ impl Clone for Counters {
             vals: self.vals.clone(),
             false_lits: self.false_lits.clone(),
             support: self.support.clone(),
+            held: self.held.clone(),
             dirty: self.dirty.clone(),
             changed: with_room(&self.changed),
             before: self.before.clone(),
@@ -346,16 +569,22 @@ impl Counters {
         }
         let mut false_lits = vec![0; prop.head.len()];
         let mut support = vec![0; net.slots];
+        let mut held = Held::new(&prop.guards);
         for (rule, &head) in prop.head.iter().enumerate() {
             if head == u32::MAX {
                 continue;
             }
+            let guard = prop.guards.literal_of(rule as u32);
             let f = body(net, rule as u32)
                 .iter()
-                .filter(|&&l| vals[(l >> 1) as usize] == (l & 1 == 1))
+                .filter(|&&l| l != guard && vals[(l >> 1) as usize] == (l & 1 == 1))
                 .count();
             false_lits[rule] = f as u32;
-            support[head as usize] += (f == 0 && vals[prop.trigger[rule] as usize]) as u32;
+            let g = prop.guards.group[rule];
+            if f == 0 && g != NO_GROUP {
+                held.insert(&prop.guards, g, rule as u32);
+            }
+            support[head as usize] += (f == 0 && prop.armed(&vals, rule as u32)) as u32;
         }
         let mut next = vec![0u64; state.len()].into_boxed_slice();
         for &(s, i) in &net.next {
@@ -368,6 +597,7 @@ impl Counters {
             vals,
             false_lits,
             support,
+            held,
             dirty: vec![0; net.slots.div_ceil(64)],
             changed: Vec::with_capacity(net.slots),
             before: vec![false; prop.widest],
@@ -381,6 +611,30 @@ impl Counters {
         &self.loaded
     }
 
+    /// Whether becoming a copy of `from` costs less than propagating from
+    /// the loaded state to `from`'s: a copy writes every counter, a
+    /// propagation visits the readers of each base fact that differs.
+    pub fn prefers_restore(&self, prop: &Propagation, from: &Counters) -> bool {
+        let mut visits = 0;
+        for (w, (&a, &b)) in self.loaded.iter().zip(from.loaded.iter()).enumerate() {
+            let mut diff = a ^ b;
+            while diff != 0 {
+                let s = BASE0 as usize + w * 64 + diff.trailing_zeros() as usize;
+                diff &= diff - 1;
+                visits += FLIP_VISITS + (prop.fanout_start[s + 1] - prop.fanout_start[s]) as usize;
+            }
+        }
+        visits * VISIT_BYTES > self.bytes()
+    }
+
+    /// The bytes a copy writes.
+    fn bytes(&self) -> usize {
+        self.vals.len()
+            + 4 * (self.false_lits.len() + self.support.len())
+            + 4 * (self.held.rules.len() + self.held.len.len() + self.held.at.len())
+            + 8 * (self.dirty.len() + 2 * self.next.len())
+    }
+
     /// Becomes a copy of `from` (counters of the same game), without
     /// allocating.
     pub fn restore(&mut self, from: &Counters) {
@@ -388,6 +642,7 @@ impl Counters {
         self.vals.copy_from_slice(&from.vals);
         self.false_lits.copy_from_slice(&from.false_lits);
         self.support.copy_from_slice(&from.support);
+        self.held.copy_from(&from.held);
         self.dirty.copy_from_slice(&from.dirty);
         self.next.copy_from_slice(&from.next);
         self.changed.clear();
@@ -399,16 +654,9 @@ impl Counters {
         &self.vals
     }
 
-    /// Moves the values to `state`, propagating what changed; then copies
-    /// the changed values into `out` and updates the sorted legal lists.
-    pub fn load(
-        &mut self,
-        net: &Net,
-        prop: &Propagation,
-        state: &[u64],
-        out: &mut [bool],
-        legal: &mut [Vec<u32>],
-    ) {
+    /// Moves the values to `state`, propagating what changed; then updates
+    /// the sorted legal lists.
+    pub fn load(&mut self, net: &Net, prop: &Propagation, state: &[u64], legal: &mut [Vec<u32>]) {
         for (w, &word) in state.iter().enumerate() {
             let mut diff = word ^ self.loaded[w];
             self.loaded[w] = word;
@@ -420,18 +668,18 @@ impl Counters {
         }
         self.settle(net, prop);
         for k in 0..self.changed.len() {
-            self.sync(prop, self.changed[k], out, legal);
+            self.sync(prop, self.changed[k], legal);
         }
         self.changed.clear();
         for &s in &prop.overwritten {
-            self.sync(prop, s, out, legal);
+            self.sync(prop, s, legal);
         }
     }
 
-    /// Copies slot `s` into the machine's values and legal lists.
-    fn sync(&self, prop: &Propagation, s: u32, out: &mut [bool], legal: &mut [Vec<u32>]) {
+    /// Copies slot `s` into the legal lists.
+    #[inline]
+    fn sync(&self, prop: &Propagation, s: u32, legal: &mut [Vec<u32>]) {
         let v = self.vals[s as usize];
-        out[s as usize] = v;
         for &(r, m) in prop.moves_of(s) {
             let list = &mut legal[r as usize];
             match (v, list.binary_search(&m)) {
@@ -481,9 +729,12 @@ impl Counters {
     }
 
     /// Changes the value of slot `s` and tells the rules that read it.
+    #[inline]
     fn flip(&mut self, prop: &Propagation, s: u32) {
         self.vals[s as usize] = !self.vals[s as usize];
-        self.changed.push(s);
+        if prop.move_start[s as usize] != prop.move_start[s as usize + 1] {
+            self.changed.push(s);
+        }
         for &i in prop.next_of(s) {
             self.next[i as usize / 64] ^= 1 << (i % 64);
         }
@@ -491,7 +742,11 @@ impl Counters {
     }
 
     /// Tells the rules and components reading slot `s` its new value.
+    #[inline]
     fn flip_fanout(&mut self, prop: &Propagation, s: u32) {
+        if !prop.read[s as usize] {
+            return;
+        }
         let v = self.vals[s as usize];
         let (a, b) = (
             prop.fanout_start[s as usize] as usize,
@@ -499,16 +754,29 @@ impl Counters {
         );
         for &e in &prop.fanout[a..b] {
             let rule = (e >> 1) as usize;
-            let armed = self.vals[prop.trigger[rule] as usize];
             if v != (e & 1 == 1) {
                 self.false_lits[rule] -= 1;
-                if self.false_lits[rule] == 0 && armed {
-                    self.gain(prop.head[rule]);
+                if self.false_lits[rule] == 0 {
+                    self.satisfied(prop, rule as u32, true);
                 }
             } else {
                 self.false_lits[rule] += 1;
-                if self.false_lits[rule] == 1 && armed {
-                    self.lose(prop.head[rule]);
+                if self.false_lits[rule] == 1 {
+                    self.satisfied(prop, rule as u32, false);
+                }
+            }
+        }
+        for k in prop.guards.of_slot(s) {
+            let g = prop.guards.slot_groups[k] as usize;
+            let on = v != (prop.guards.literal[g] & 1 == 1);
+            for i in self.held.members(&prop.guards, g) {
+                let rule = self.held.rules[i];
+                if self.vals[prop.trigger[rule as usize] as usize] {
+                    if on {
+                        self.gain(prop.head[rule as usize])
+                    } else {
+                        self.lose(prop.head[rule as usize])
+                    }
                 }
             }
         }
@@ -521,11 +789,32 @@ impl Counters {
         }
     }
 
+    /// A counted rule has just lost its last false literal (`now`) or
+    /// gained its first: its guard group's set and its head follow.
+    #[inline]
+    fn satisfied(&mut self, prop: &Propagation, rule: u32, now: bool) {
+        let g = prop.guards.group[rule as usize];
+        if g != NO_GROUP {
+            match now {
+                true => self.held.insert(&prop.guards, g, rule),
+                false => self.held.remove(&prop.guards, g, rule),
+            }
+        }
+        if prop.armed(&self.vals, rule) {
+            match now {
+                true => self.gain(prop.head[rule as usize]),
+                false => self.lose(prop.head[rule as usize]),
+            }
+        }
+    }
+
+    #[inline]
     fn gain(&mut self, head: u32) {
         self.support[head as usize] += 1;
         self.mark(head);
     }
 
+    #[inline]
     fn lose(&mut self, head: u32) {
         self.support[head as usize] -= 1;
         self.mark(head);
@@ -539,7 +828,10 @@ impl Counters {
         self.vals[does as usize] = on;
         let i = (does - net.first_input) as usize;
         for &(head, rule) in &net.triggered[i] {
-            if self.false_lits[rule as usize] == 0 && prop.head[rule as usize] != u32::MAX {
+            if self.false_lits[rule as usize] == 0
+                && prop.head[rule as usize] != u32::MAX
+                && prop.guards.on(&self.vals, rule)
+            {
                 if on { self.gain(head) } else { self.lose(head) }
             }
         }
@@ -564,6 +856,7 @@ impl Counters {
         }
     }
 
+    #[inline]
     fn mark(&mut self, s: u32) {
         self.dirty[s as usize / 64] |= 1 << (s % 64);
     }

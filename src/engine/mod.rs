@@ -107,7 +107,8 @@ pub struct Game {
 }
 
 /// Which evaluator a [`Machine`] uses for a state's view; both answer the
-/// same (`tests/differential.rs`).
+/// same (`tests/differential.rs`). A new game uses the incremental engine
+/// where it pays off (see `incremental::pays_off`), the reference elsewhere.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EngineKind {
     /// Re-derives the view cone of every state from scratch.
@@ -141,9 +142,13 @@ impl Game {
 
     pub fn from_ground(ground: Ground, meta: Meta) -> Result<Game, Vec<Diagnostic>> {
         let net = compile::compile(&ground)?;
-        Ok(Game {
+        let engine = match incremental::pays_off(&net) {
+            true => EngineKind::Incremental,
+            false => EngineKind::Reference,
+        };
+        let mut game = Game {
             propagation: Propagation::new(&net),
-            engine: EngineKind::default(),
+            engine,
             initial_counters: None,
             ground_stats: ground.stats(),
             syntax: ground.syntax,
@@ -152,7 +157,9 @@ impl Game {
             meta,
             atoms: ground.atoms,
             net,
-        })
+        };
+        game.set_engine(engine);
+        Ok(game)
     }
 
     /// The sizes of the ground program the game was compiled from.
@@ -391,6 +398,7 @@ impl<'g> Machine<'g> {
     /// variables) that holds in the loaded state, without moves: the REPL's
     /// `query`. Atoms of `does` and of relations depending on it never hold.
     pub fn query(&mut self, pattern: &Term) -> Vec<AtomId> {
+        self.copy_counted_values();
         self.run(Plan::Full);
         let (rel, args): (Sym, &[Term]) = match &pattern.kind {
             TermKind::Const(s) => (*s, &[]),
@@ -427,13 +435,15 @@ impl<'g> Machine<'g> {
         if let Some(c) = &mut self.counters {
             let prop = &self.game.propagation;
             match &self.game.initial_counters {
-                // Back to the start (a new playout): copy, not propagate.
-                Some(start) if start.loaded() == &self.state.bits[..] => {
+                // Back to the start (a new playout): a copy of the initial
+                // counters, where that costs less than propagating.
+                Some(start)
+                    if start.loaded() == &self.state.bits[..] && c.prefers_restore(prop, start) =>
+                {
                     c.restore(start);
-                    self.vals.copy_from_slice(c.vals());
-                    fill_legal(net, &self.vals, &mut self.legal);
+                    fill_legal(net, c.vals(), &mut self.legal);
                 }
-                _ => c.load(net, prop, &self.state.bits, &mut self.vals, &mut self.legal),
+                _ => c.load(net, prop, &self.state.bits, &mut self.legal),
             }
             return;
         }
@@ -445,7 +455,24 @@ impl<'g> Machine<'g> {
     }
 
     pub fn is_terminal(&self) -> bool {
-        self.vals[self.game.net.terminal as usize]
+        self.view_values()[self.game.net.terminal as usize]
+    }
+
+    /// The values of the loaded state's view (terminal, legal moves,
+    /// weights): the incremental engine keeps its own.
+    fn view_values(&self) -> &[bool] {
+        match &self.counters {
+            Some(c) => c.vals(),
+            None => &self.vals,
+        }
+    }
+
+    /// Before a plan runs on the machine's values: the loaded state's
+    /// values, where the incremental engine keeps them.
+    fn copy_counted_values(&mut self) {
+        if let Some(c) = &self.counters {
+            self.vals.copy_from_slice(c.vals());
+        }
     }
 
     /// The legal moves of a role in the loaded state, as move indices.
@@ -467,7 +494,7 @@ impl<'g> Machine<'g> {
     fn weight(&self, mv: u32) -> Result<u64, EngineError> {
         let mut held = self.game.net.weights[mv as usize]
             .iter()
-            .filter(|(s, _)| self.vals[*s as usize])
+            .filter(|(s, _)| self.view_values()[*s as usize])
             .map(|(_, w)| *w);
         match (held.next(), held.next()) {
             (None, _) => Ok(1),
@@ -483,6 +510,7 @@ impl<'g> Machine<'g> {
     /// Goal of every role in the loaded state; `None` only for the chance
     /// role `random`, which may have no goal (nature has no payoff).
     pub fn goals(&mut self) -> Result<Vec<Option<i64>>, EngineError> {
+        self.copy_counted_values();
         self.run(Plan::Goal);
         let net = &self.game.net;
         let mut out = Vec::with_capacity(net.roles.len());
