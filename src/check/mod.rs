@@ -33,7 +33,7 @@ mod walk;
 
 use crate::diag::{Diagnostic, codes, suggest};
 use crate::gdl::{KIF_CONNECTIVES, Names, Relation};
-use crate::syntax::{Program, Sym, Syntax};
+use crate::syntax::{Program, Sym, Syntax, TermKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 use walk::body_atoms;
 
@@ -206,6 +206,7 @@ fn roles_and_undefined(program: &Program, out: &mut Sink) -> usize {
     let inputs = [names.sym(Relation::True), names.sym(Relation::Does)];
     let mut defined_names: Vec<&str> = defined.iter().map(|s| program.symbols.name(*s)).collect();
     defined_names.sort_unstable();
+    let fluents = state_fact_names(program, &names);
     let mut used = defined.clone();
     let mut warned = FxHashSet::default();
     for rule in &program.rules {
@@ -223,7 +224,17 @@ fn roles_and_undefined(program: &Program, out: &mut Sink) -> usize {
                         "relation `{name}` is used but never defined: no fact or rule concludes it, so it is always false"
                     ),
                 );
-                if let Some(near) = suggest::closest(name, defined_names.iter().copied()) {
+                if let Some(&with_args) = fluents.get(&atom.rel) {
+                    let read = match (program.syntax, with_args) {
+                        (Syntax::Kif, true) => format!("(true ({name} ...))"),
+                        (Syntax::Kif, false) => format!("(true {name})"),
+                        (Syntax::Rules, true) => format!("true {name}(...)"),
+                        (Syntax::Rules, false) => format!("true {name}"),
+                    };
+                    d = d.with_note(format!(
+                        "`{name}` is a state fact (`init`/`next` make it): read it with `{read}`"
+                    ));
+                } else if let Some(near) = suggest::closest(name, defined_names.iter().copied()) {
                     d = d.with_note(format!("did you mean `{near}`?"));
                 }
                 out.push(d);
@@ -231,6 +242,20 @@ fn roles_and_undefined(program: &Program, out: &mut Sink) -> usize {
         });
     }
     used.len()
+}
+
+/// The names of the state facts (what `init` and `next` heads make), each
+/// with whether it takes arguments.
+fn state_fact_names(program: &Program, names: &Names) -> FxHashMap<Sym, bool> {
+    let makers = [names.sym(Relation::Init), names.sym(Relation::Next)];
+    (program.rules.iter())
+        .filter(|r| makers.contains(&Some(r.head.rel)))
+        .filter_map(|r| match &r.head.args.first()?.kind {
+            TermKind::Const(f) => Some((*f, false)),
+            TermKind::App(f, _) => Some((*f, true)),
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]
