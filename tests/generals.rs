@@ -1432,6 +1432,35 @@ fn bad_input_play_refuses_illegal_move() {
     assert!(out.ends_with("stopped after 3 steps (--max-steps)\n"));
 }
 
+/// Bad input (issue): in the REPL, a move that is not legal is refused with
+/// the legal moves, and nothing changes: the session goes on exactly as one
+/// without the bad line.
+#[test]
+fn bad_input_repl_refuses_illegal_move_and_changes_nothing() {
+    let args = ["repl", BASE, "--seed", "1"];
+    let (out, err, code) = run(
+        &args,
+        "roll toss(north)\nplay choose(attak)\nmoves\nstate\n",
+    );
+    assert_eq!(
+        err,
+        "error: `choose(attak)` is not a legal move of north; legal: choose(attack), \
+         choose(defence)\n"
+    );
+    assert_eq!(code, 1);
+    let (clean, clean_err, clean_code) = run(&args, "roll toss(north)\nmoves\nstate\n");
+    assert_eq!((clean_err.as_str(), clean_code), ("", 0));
+    assert_eq!(out, clean);
+    assert!(out.contains("north: 1. choose(attack)    2. choose(defence)\nsouth: 1. noop\n"));
+    let mut units = start_units();
+    units.sort();
+    let tail = format!(
+        "choosing\ncontrol(north)\nhits(0)\nthrows(0)\n{}\n",
+        units.join("\n")
+    );
+    assert!(out.ends_with(&tail), "REPL output:\n{out}");
+}
+
 /// Observed toss and die frequencies in seeded random playouts match the
 /// declared ones (1/2 each, 1/6 each) within 1.5 percentage points.
 #[test]
