@@ -341,6 +341,25 @@ fn seed3_hit_with_the_moat_empty_and_the_hitter_dies() {
         ])
     );
     assert!(!s.is_terminal(&after));
+
+    // Notes (gaps): a hit needs the exact distance. With a 4, sq(1, 1)
+    // (3 from the keep) neither hits nor passes the keep; sq(8, 0) and
+    // sq(9, 0), 4 from it along the other diagonal, hit.
+    let p = s.state(&storming(&north, "hits(0)", "thrown(4)"));
+    assert_eq!(
+        s.legal(&p, "south"),
+        sorted(&[
+            "move(sq(1, 1), n)",
+            "move(sq(1, 1), e)",
+            "move(sq(7, 0), n)",
+            "move(sq(7, 0), nw)",
+            "move(sq(7, 0), w)",
+            "move(sq(8, 0), n)",
+            "move(sq(9, 0), n)",
+            "hit(sq(8, 0))",
+            "hit(sq(9, 0))",
+        ])
+    );
 }
 
 /// Notes (gaps): hits need the exact distance. With a 2 the same unit only
