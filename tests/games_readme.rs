@@ -103,10 +103,10 @@ fn seed_numbers(text: &str) -> BTreeSet<String> {
                 .count();
             if digits > 0 {
                 let number = rest[..digits].to_string();
-                if let (true, Some(a), Ok(b)) = (span, &previous, number.parse::<u32>()) {
-                    if let Ok(a) = a.parse::<u32>() {
-                        out.extend((a..=b).map(|k| k.to_string()));
-                    }
+                if let (true, Some(a), Ok(b)) = (span, &previous, number.parse::<u32>())
+                    && let Ok(a) = a.parse::<u32>()
+                {
+                    out.extend((a..=b).map(|k| k.to_string()));
                 }
                 out.insert(number.clone());
                 previous = Some(number);
