@@ -2,7 +2,10 @@
 //! test that shows it; this test keeps the traces of the games in `CHECKED`
 //! true after the rule files are edited. For every row: each line range
 //! lies inside its file and covers whole statements (it starts after the
-//! end of one and ends at the end of one); the ranges, with the comment
+//! end of one and ends at the end of one) forming whole groups (it starts
+//! after a blank line or a `{`, or with a comment, and ends before a blank
+//! line, a `}` or a comment), so that a range shifted by a line or two is
+//! caught; the ranges, with the comment
 //! block just above each, name the row's seed rule ("seed 3.4", "Seed 10,
 //! 11 and 13", "seed 11-12") or, for a row resolved by the notes, the
 //! notes; and every test the row names is a function of the game's test
@@ -82,6 +85,24 @@ fn ends_statement(line: &str) -> bool {
     c.ends_with('.') || c.ends_with('{') || c.ends_with('}')
 }
 
+fn is_comment(line: &str) -> bool {
+    line.trim_start().starts_with('%')
+}
+
+/// Line `a` (from 1) begins a group: after a blank line or a `{`, or with
+/// a comment.
+fn starts_group(lines: &[&str], a: usize) -> bool {
+    let before = if a > 1 { lines[a - 2].trim() } else { "" };
+    before.is_empty() || before.ends_with('{') || is_comment(lines[a - 1])
+}
+
+/// Line `b` (from 1) ends a group: before a blank line, a `}`, a comment or
+/// the end of the file.
+fn ends_group(lines: &[&str], b: usize) -> bool {
+    let after = lines.get(b).map_or("", |l| l.trim());
+    after.is_empty() || after == "}" || is_comment(after)
+}
+
 /// The seed rule numbers a text names after the word "seed": "Seed 3.1/3.2"
 /// gives 3.1 and 3.2, "seed 10, 11 and 13" three numbers, "seed 11-12" and
 /// "Seed 3-4" the whole span.
@@ -152,6 +173,9 @@ fn row_problems(row: &Row, tests_file: &str) -> Vec<String> {
         }
         if !code(lines[b - 1]).is_empty() && !ends_statement(lines[b - 1]) {
             problems.push(format!("{file} {a}-{b} ends inside a statement"));
+        }
+        if !starts_group(&lines, a) || !ends_group(&lines, b) {
+            problems.push(format!("{file} {a}-{b} is not a whole group of lines"));
         }
         let mut top = a - 1;
         while top > 0 && lines[top - 1].trim_start().starts_with('%') {

@@ -21,19 +21,28 @@ fn base() -> Scenario {
     Scenario::open(BASE, &[])
 }
 
-/// The facts plus a throw counter at zero.
+/// The facts plus the counters: the throw counter at zero and, unless the
+/// facts hold it, the survival count at zero.
 fn at_start_of_count<'a>(facts: &[&'a str]) -> Vec<&'a str> {
     let mut v = facts.to_vec();
     v.push("throws(0)");
-    v
+    with_survival(v)
 }
 
-/// The facts plus a throw counter at one, sorted: the state after one
-/// action from a position made by `at_start_of_count`.
+/// The facts plus the counters, sorted: the state after one action from a
+/// position made by `at_start_of_count` (throw counter at one).
 fn after_one_throw(facts: &[&str]) -> Vec<String> {
     let mut v = facts.to_vec();
     v.push("throws(1)");
-    sorted(&v)
+    sorted(&with_survival(v))
+}
+
+/// The facts plus `survived(0)` unless they hold a survival count.
+fn with_survival(mut facts: Vec<&str>) -> Vec<&str> {
+    if !facts.iter().any(|f| f.starts_with("survived(")) {
+        facts.push("survived(0)");
+    }
+    facts
 }
 
 fn result(north: i64, south: i64) -> Vec<(String, Option<i64>)> {
@@ -106,7 +115,7 @@ fn seed1_start_position_and_garrisons() {
     let s = base();
     let init = s.initial();
     let mut expected = start_units();
-    expected.extend(strings(&["hits(0)", "toss", "throws(0)"]));
+    expected.extend(strings(&["hits(0)", "survived(0)", "toss", "throws(0)"]));
     expected.sort();
     assert_eq!(s.facts(&init), expected);
     assert!(!s.is_terminal(&init));
@@ -135,6 +144,7 @@ fn seed2_toss_choice_and_attacker_opens() {
         "choosing",
         "control(north)",
         "hits(0)",
+        "survived(0)",
         "throws(0)",
     ]));
     expected.sort();
@@ -156,6 +166,7 @@ fn seed2_toss_choice_and_attacker_opens() {
         "control(south)",
         "defends(north)",
         "hits(0)",
+        "survived(0)",
         "thrown(4)",
         "throws(1)",
     ]));
@@ -658,7 +669,7 @@ fn seed5_survival_defender_keeps_turns_while_offensive_unused() {
     assert_eq!(s.legal(&gone, "north"), noop());
     let passed = s.play(&gone, &[("south", "pass"), ("random", "d6(5)")]);
     let mut expected = rest.to_vec();
-    expected.extend(["control(north)", "thrown(5)", "throws(2)"]);
+    expected.extend(["control(north)", "survived(0)", "thrown(5)", "throws(2)"]);
     assert_eq!(s.facts(&passed), sorted(&expected));
     let counted = s.play(
         &passed,
@@ -1189,7 +1200,7 @@ fn variant_12x12_is_a_parameter_change() {
         expected.push(format!("unit(sq({x}, {}), south)", 11 - y));
         expected.push(format!("unit(sq({}, {}), south)", 11 - x, 11 - y));
     }
-    expected.extend(strings(&["hits(0)", "toss", "throws(0)"]));
+    expected.extend(strings(&["hits(0)", "survived(0)", "toss", "throws(0)"]));
     expected.sort();
     assert_eq!(large.facts(&large.initial()), expected);
 }
@@ -1250,7 +1261,7 @@ fn variant_teams_start_toss_and_choice() {
     expected.extend(units_on(&ne, "ne"));
     expected.extend(units_on(&sw, "sw"));
     expected.extend(units_on(&se, "se"));
-    expected.extend(strings(&["hits(0)", "toss", "throws(0)"]));
+    expected.extend(strings(&["hits(0)", "survived(0)", "toss", "throws(0)"]));
     expected.sort();
     assert_eq!(s.facts(&init), expected);
     assert_eq!(
@@ -1474,7 +1485,7 @@ fn bad_input_repl_refuses_illegal_move_and_changes_nothing() {
     let mut units = start_units();
     units.sort();
     let tail = format!(
-        "choosing\ncontrol(north)\nhits(0)\nthrows(0)\n{}\n",
+        "choosing\ncontrol(north)\nhits(0)\nsurvived(0)\nthrows(0)\n{}\n",
         units.join("\n")
     );
     assert!(out.ends_with(&tail), "REPL output:\n{out}");
