@@ -89,8 +89,8 @@ fn facts(pieces: &[(&str, i32, i32)], extra: &[&str]) -> Vec<String> {
         }
     }
     out.extend(extra.iter().map(|s| s.to_string()));
-    if !extra.iter().any(|f| f.starts_with("throws_")) {
-        out.extend(["throws_hi(0)".to_string(), "throws_lo(0)".to_string()]);
+    if !extra.iter().any(|f| f.starts_with("throws(")) {
+        out.push("throws(0)".to_string());
     }
     out.sort();
     out
@@ -136,7 +136,7 @@ fn seed1_3_start_position_and_pasa() {
         .iter()
         .flat_map(|r| [at(r, 1, 6), at(r, 2, 7), at(r, 3, 12), at(r, 4, 12)])
         .collect();
-    expected.extend(["control(black)", "throws_hi(0)", "throws_lo(0)"].map(String::from));
+    expected.extend(["control(black)", "throws(0)"].map(String::from));
     expected.sort();
     assert_eq!(s.facts(&init), expected);
     // Seed 3 as drawn in rectangle D: red's 6th and 7th blocks on the outgoing
@@ -151,8 +151,8 @@ fn seed1_3_start_position_and_pasa() {
     // and no piece may join another off block 17 while rights are pending.
     let thrown = s.play(&init, &[("random", "pasa(6, 1)")]);
     let mut after: Vec<String> = expected.clone();
-    after.retain(|f| f != "throws_lo(0)");
-    after.extend(["throw(6, 1)".to_string(), "throws_lo(1)".to_string()]);
+    after.retain(|f| f != "throws(0)");
+    after.extend(["throw(6, 1)".to_string(), "throws(1)".to_string()]);
     after.sort();
     assert_eq!(s.facts(&thrown), after);
     assert_eq!(
@@ -307,6 +307,90 @@ fn gap_use_both_values_when_possible() {
     assert!(s.facts(&passed).contains(&"control(green)".to_string()));
 }
 
+/// Notes (gap): a first value is a full use only if another piece can then
+/// play the second in the position the first move makes. The opening throw
+/// 3, 4: 6 -> 10 would leave 7 -> 10 (a pair off block 17 while rights are
+/// pending) and 7 -> 10 would leave 6 -> 10, so neither is offered; the 12s
+/// stand as a pair on an odd sum.
+#[test]
+fn gap_opening_three_four_uses_the_whole_throw() {
+    let s = base();
+    let thrown = s.play(&s.initial(), &[("random", "pasa(3, 4)")]);
+    assert_eq!(
+        s.legal(&thrown, "black"),
+        owned(&[
+            mv("black", 6, 9),
+            mv("black", 7, 11),
+            mv("black", 6, 13),
+            mv("black", 7, 14),
+        ])
+    );
+    others_pass(&s, &thrown, "black");
+    let half = s.play(&thrown, &[("black", &mv("black", 6, 9))]);
+    let mut expected = facts(
+        &[
+            ("black", 1, 9),
+            ("black", 2, 7),
+            ("black", 3, 12),
+            ("black", 4, 12),
+        ],
+        &["control(black)", "throw(3, 4)", "rest(4)", "moved(1)", "throws(1)"],
+    );
+    for role in ["blue", "red", "green"] {
+        expected.retain(|f| !f.starts_with(&format!("at({role},")));
+        expected.extend([at(role, 1, 6), at(role, 2, 7), at(role, 3, 12), at(role, 4, 12)]);
+    }
+    expected.sort();
+    assert_eq!(s.facts(&half), expected);
+    assert_eq!(s.legal(&half, "black"), vec![mv("black", 7, 11)]);
+}
+
+/// Notes (gap): when no piece can play both values, nor the sum, either
+/// value alone may be played, and the other is lost. Red at 20 and 78: the
+/// 6 fits no piece (20 -> 26 is green's pair on its 10, 78 -> 84 overshoots
+/// the centre), the sum 9 neither (blue's pair on 45), the 3 fits both.
+#[test]
+fn gap_only_one_value_can_be_used() {
+    let s = base();
+    let pieces = [
+        ("red", 1, 20),
+        ("red", 2, 78),
+        ("green", 1, 10),
+        ("green", 2, 10),
+        ("blue", 3, 45),
+        ("blue", 4, 45),
+    ];
+    assert_eq!(cell("red", 26), cell("green", 10));
+    let extra = ["control(red)", "throw(6, 3)", "rights(red, lost)"];
+    let st = state(&s, &pieces, &extra);
+    assert_eq!(
+        s.legal(&st, "red"),
+        owned(&[mv("red", 20, 23), mv("red", 78, 81)])
+    );
+    let home = s.play(&st, &[("red", &mv("red", 78, 81))]);
+    let mut after = pieces;
+    after[1].2 = 81;
+    assert_eq!(
+        s.facts(&home),
+        facts(
+            &after,
+            &[
+                "control(red)",
+                "throw(6, 3)",
+                "rights(red, lost)",
+                "rest(6)",
+                "moved(2)"
+            ]
+        )
+    );
+    assert_eq!(s.legal(&home, "red"), sorted(&["noop"]));
+    let passed = s.play(&home, &[]);
+    assert_eq!(
+        s.facts(&passed),
+        facts(&after, &["control(green)", "rights(red, lost)"])
+    );
+}
+
 // ------------------------------------------------------------ seed rule 6
 
 /// Seed 6: a doublet gives another turn, without limit; seed 7: not to a
@@ -327,8 +411,7 @@ fn seed6_doublet_gives_another_turn() {
                 "rights(red, won)",
                 "throw(3, 3)",
                 "bonus",
-                "throws_hi(0)",
-                "throws_lo(1)"
+                "throws(1)"
             ]
         )
     );
@@ -340,8 +423,7 @@ fn seed6_doublet_gives_another_turn() {
             &[
                 "control(red)",
                 "rights(red, won)",
-                "throws_hi(0)",
-                "throws_lo(1)"
+                "throws(1)"
             ]
         )
     );
@@ -887,8 +969,7 @@ fn seed14_donated_throws_go_to_the_partner() {
                 "control(green)",
                 "finished(red, 1)",
                 "rights(black, won)",
-                "throws_hi(0)",
-                "throws_lo(1)"
+                "throws(1)"
             ]
         )
     );
@@ -963,8 +1044,7 @@ fn gap_throw_cap_ranks_the_unfinished_by_progress() {
         &[
             "control(black)",
             "finished(red, 1)",
-            "throws_hi(1)",
-            "throws_lo(50)",
+            "throws(150)",
         ],
     );
     assert!(s.is_terminal(&capped));
@@ -976,13 +1056,12 @@ fn gap_throw_cap_ranks_the_unfinished_by_progress() {
         &[
             "control(black)",
             "finished(red, 1)",
-            "throws_hi(1)",
-            "throws_lo(49)",
+            "throws(149)",
         ],
     );
     assert!(!s.is_terminal(&before));
     let thrown = s.play(&before, &[("random", "pasa(1, 1)")]);
-    assert!(s.facts(&thrown).contains(&"throws_lo(50)".to_string()));
+    assert!(s.facts(&thrown).contains(&"throws(150)".to_string()));
     assert!(!s.is_terminal(&thrown), "a throw in hand is played out");
     // Ties share the better place.
     let tied = [
@@ -1002,10 +1081,51 @@ fn gap_throw_cap_ranks_the_unfinished_by_progress() {
     let st = state(
         &s,
         &tied,
-        &["control(black)", "throws_hi(1)", "throws_lo(50)"],
+        &["control(black)", "throws(150)"],
     );
     // Red (all home, unrecorded) 324, black = green 150, blue 46.
     assert_eq!(s.goals(&st), result(67, 0, 100, 67));
+}
+
+// ------------------------------------------------------------ the drawing
+
+/// The board as `play` and the REPL draw it: the cross with its four arms,
+/// the coloured columns in their own brackets, each player's zero mark in
+/// the corner beside its block 1 and its pieces home beside its column in
+/// the centre block; in colour, each player's pieces and column in its
+/// colour.
+#[test]
+fn board_drawing_zero_marks_home_and_colours() {
+    let s = base();
+    let pieces = [
+        ("black", 1, 0),
+        ("black", 2, 0),
+        ("black", 3, 75),
+        ("blue", 1, 17),
+        ("blue", 2, 17),
+        ("red", 1, 0),
+        ("red", 2, 2),
+        ("red", 3, 30),
+        ("red", 4, 30),
+        ("green", 1, 64),
+    ];
+    let st = state(&s, &pieces, &["control(red)", "rights(blue, won)"]);
+    let plain = tabula::render::state(&s.game, &st, tabula::render::Style::default());
+    let golden = std::fs::read_to_string("tests/play/chaupar_board.txt").expect("golden board");
+    assert_eq!(plain, golden);
+    let style = tabula::render::Style {
+        color: true,
+        compact: false,
+    };
+    let coloured = tabula::render::state(&s.game, &st, style);
+    for (glyph, escape) in [("K2", "1;90"), ("B2", "1;34"), ("R", "1;31"), ("G3", "1;32")] {
+        let painted = format!("\x1b[{escape}m{glyph}\x1b[0m");
+        assert!(coloured.contains(&painted), "{glyph} in {coloured}");
+    }
+    for (bracket, escape) in [('<', "1;90"), ('(', "1;34"), ('[', "1;31"), ('{', "1;32")] {
+        let painted = format!("\x1b[{escape}m{bracket}\x1b[0m");
+        assert!(coloured.contains(&painted), "{bracket} in {coloured}");
+    }
 }
 
 // ---------------------------------------------------------------- variant
