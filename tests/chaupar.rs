@@ -9,7 +9,9 @@
 //! file's tracks.
 
 mod common;
+mod sessions;
 use common::*;
+use sessions::session;
 use tabula::engine::State;
 
 const BASE: &str = "games/chaupar.rules";
@@ -1126,6 +1128,20 @@ fn board_drawing_zero_marks_home_and_colours() {
         let painted = format!("\x1b[{escape}m{bracket}\x1b[0m");
         assert!(coloured.contains(&painted), "{bracket} in {coloured}");
     }
+}
+
+/// The drawing in play: two seeded steps of `tabula play` (golden).
+#[test]
+fn board_drawing_in_play() {
+    session("play", "chaupar_seeded");
+}
+
+/// Bad input in the REPL: a move that is not legal is refused with the
+/// legal moves of the opening throw 3, 4 and changes nothing; the legal one
+/// then leaves the 4 for the 7 alone (golden).
+#[test]
+fn bad_input_repl_refuses_illegal_move() {
+    session("repl/sessions", "shipped_chaupar");
 }
 
 // ---------------------------------------------------------------- variant
