@@ -336,15 +336,135 @@ fn gap_opening_three_four_uses_the_whole_throw() {
             ("black", 3, 12),
             ("black", 4, 12),
         ],
-        &["control(black)", "throw(3, 4)", "rest(4)", "moved(1)", "throws(1)"],
+        &[
+            "control(black)",
+            "throw(3, 4)",
+            "rest(4)",
+            "moved(1)",
+            "throws(1)",
+        ],
     );
     for role in ["blue", "red", "green"] {
         expected.retain(|f| !f.starts_with(&format!("at({role},")));
-        expected.extend([at(role, 1, 6), at(role, 2, 7), at(role, 3, 12), at(role, 4, 12)]);
+        expected.extend([
+            at(role, 1, 6),
+            at(role, 2, 7),
+            at(role, 3, 12),
+            at(role, 4, 12),
+        ]);
     }
     expected.sort();
     assert_eq!(s.facts(&half), expected);
     assert_eq!(s.legal(&half, "black"), vec![mv("black", 7, 11)]);
+}
+
+/// Notes (gap), pair rights changed by the first value. Black pending with
+/// pieces on 17, 16, 6 and 2, blue's pair on black's 10, throw 1, 4 (odd):
+/// 16 -> 17 makes a pair on 17, which wins the rights, so the 4 may then
+/// join 2 -> 6 (a full use); the pair on 17 itself is stuck on the odd sum.
+#[test]
+fn gap_first_value_winning_rights_opens_a_join() {
+    let s = base();
+    let pieces = [
+        ("black", 1, 17),
+        ("black", 2, 16),
+        ("black", 3, 6),
+        ("black", 4, 2),
+        ("blue", 1, 58),
+        ("blue", 2, 58),
+    ];
+    assert_eq!(cell("black", 10), cell("blue", 58));
+    let st = state(&s, &pieces, &["control(black)", "throw(1, 4)"]);
+    assert_eq!(
+        s.legal(&st, "black"),
+        owned(&[
+            mv("black", 17, 22),
+            mv("black", 16, 21),
+            mv("black", 6, 11),
+            mv("black", 2, 7),
+            mv("black", 17, 18),
+            mv("black", 16, 17),
+            mv("black", 6, 7),
+            mv("black", 2, 3),
+            mv("black", 17, 21),
+            mv("black", 16, 20),
+        ])
+    );
+    let paired = s.play(&st, &[("black", &mv("black", 16, 17))]);
+    let mut after = pieces;
+    after[1].2 = 17;
+    assert_eq!(
+        s.facts(&paired),
+        facts(
+            &after,
+            &[
+                "control(black)",
+                "throw(1, 4)",
+                "rights(black, won)",
+                "rest(4)",
+                "moved(2)"
+            ]
+        )
+    );
+    assert_eq!(s.legal(&paired, "black"), vec![mv("black", 2, 6)]);
+}
+
+/// Notes (gap), an odd sum: the first piece joining one on 17 makes a pair
+/// that may not move, so its mate cannot play the second value. Black
+/// pending on 17, 14, 12, 12, throw 3, 6: 14 -> 17 leaves no piece for the
+/// 6 (the 12s and the new pair on 17 are stuck), nor does 14 -> 20 or
+/// 17 -> 20 (the other would join on 20 without rights); 17 -> 23 leaves
+/// 14 -> 17, and the sum is free.
+#[test]
+fn gap_first_value_making_a_stuck_pair() {
+    let s = base();
+    let pieces = [
+        ("black", 1, 17),
+        ("black", 2, 14),
+        ("black", 3, 12),
+        ("black", 4, 12),
+    ];
+    let st = state(&s, &pieces, &["control(black)", "throw(3, 6)"]);
+    assert_eq!(
+        s.legal(&st, "black"),
+        owned(&[
+            mv("black", 17, 26),
+            mv("black", 14, 23),
+            mv("black", 17, 23),
+        ])
+    );
+    let half = s.play(&st, &[("black", &mv("black", 17, 23))]);
+    assert_eq!(s.legal(&half, "black"), vec![mv("black", 14, 17)]);
+}
+
+/// Notes (gap), pair rights lost by the first value. Black pending on 17,
+/// 16 and 13, blue's pair on black's 18, throw 1, 6: 13 -> 19 loses the
+/// rights, after which the 1 could only join 16 -> 17 (forbidden now) or
+/// end on blue's pair, so it is no full use; every other first value is.
+#[test]
+fn gap_first_value_losing_rights_closes_a_join() {
+    let s = base();
+    let pieces = [
+        ("black", 1, 17),
+        ("black", 2, 16),
+        ("black", 3, 13),
+        ("blue", 1, 2),
+        ("blue", 2, 2),
+    ];
+    assert_eq!(cell("black", 18), cell("blue", 2));
+    let st = state(&s, &pieces, &["control(black)", "throw(1, 6)"]);
+    assert_eq!(
+        s.legal(&st, "black"),
+        owned(&[
+            mv("black", 17, 24),
+            mv("black", 16, 23),
+            mv("black", 13, 20),
+            mv("black", 16, 17),
+            mv("black", 13, 14),
+            mv("black", 17, 23),
+            mv("black", 16, 22),
+        ])
+    );
 }
 
 /// Notes (gap): when no piece can play both values, nor the sum, either
@@ -422,11 +542,7 @@ fn seed6_doublet_gives_another_turn() {
         s.facts(&moved),
         facts(
             &[("red", 1, 26), ("red", 2, 30)],
-            &[
-                "control(red)",
-                "rights(red, won)",
-                "throws(1)"
-            ]
+            &["control(red)", "rights(red, won)", "throws(1)"]
         )
     );
     assert_eq!(s.chance(&moved), pasa(&[1, 3, 4, 6]));
@@ -1043,11 +1159,7 @@ fn gap_throw_cap_ranks_the_unfinished_by_progress() {
     let capped = state(
         &s,
         &pieces,
-        &[
-            "control(black)",
-            "finished(red, 1)",
-            "throws(150)",
-        ],
+        &["control(black)", "finished(red, 1)", "throws(150)"],
     );
     assert!(s.is_terminal(&capped));
     // Progress: black 100, blue 200, green 150.
@@ -1055,11 +1167,7 @@ fn gap_throw_cap_ranks_the_unfinished_by_progress() {
     let before = state(
         &s,
         &pieces,
-        &[
-            "control(black)",
-            "finished(red, 1)",
-            "throws(149)",
-        ],
+        &["control(black)", "finished(red, 1)", "throws(149)"],
     );
     assert!(!s.is_terminal(&before));
     let thrown = s.play(&before, &[("random", "pasa(1, 1)")]);
@@ -1080,11 +1188,7 @@ fn gap_throw_cap_ranks_the_unfinished_by_progress() {
         ("green", 3, 37),
         ("green", 4, 53),
     ];
-    let st = state(
-        &s,
-        &tied,
-        &["control(black)", "throws(150)"],
-    );
+    let st = state(&s, &tied, &["control(black)", "throws(150)"]);
     // Red (all home, unrecorded) 324, black = green 150, blue 46.
     assert_eq!(s.goals(&st), result(67, 0, 100, 67));
 }
@@ -1120,7 +1224,12 @@ fn board_drawing_zero_marks_home_and_colours() {
         compact: false,
     };
     let coloured = tabula::render::state(&s.game, &st, style);
-    for (glyph, escape) in [("K2", "1;90"), ("B2", "1;34"), ("R", "1;31"), ("G3", "1;32")] {
+    for (glyph, escape) in [
+        ("K2", "1;90"),
+        ("B2", "1;34"),
+        ("R", "1;31"),
+        ("G3", "1;32"),
+    ] {
         let painted = format!("\x1b[{escape}m{glyph}\x1b[0m");
         assert!(coloured.contains(&painted), "{glyph} in {coloured}");
     }

@@ -264,13 +264,16 @@ fn cross_board_exact() {
 
 #[test]
 fn extra_cells_beside_a_cross() {
-    let p = program(
-        "roles x.\nboard cross(1, 1) from 0 directions n(0, 1): zero 0 0, home(x) 2 2.",
-    );
+    let p =
+        program("roles x.\nboard cross(1, 1) from 0 directions n(0, 1): zero 0 0, home(x) 2 2.");
     let rules = printed(&p);
     assert!(rules.contains(&"square(zero).".to_string()));
     assert!(rules.contains(&"square(home(x)).".to_string()));
-    assert!(!rules.iter().any(|r| r.starts_with("adjacent") && r.contains("zero")));
+    assert!(
+        !rules
+            .iter()
+            .any(|r| r.starts_with("adjacent") && r.contains("zero"))
+    );
     let b = p.meta.board.as_ref().expect("a board view");
     let at = |name: &str| {
         b.cells
@@ -307,7 +310,9 @@ fn colours_of_pieces_and_regions() {
     assert_eq!(b.mark_colours, vec![(finish, Colour::Green)]);
     assert_eq!(
         errors_of("roles x.\npieces x: 1 pawn as pink."),
-        ["2:21 E0003 no colour `pink`: one of black, red, green, yellow, blue, magenta, cyan, white"]
+        [
+            "2:21 E0003 no colour `pink`: one of black, red, green, yellow, blue, magenta, cyan, white"
+        ]
     );
 }
 

@@ -122,12 +122,7 @@ pub fn board(game: &Game, view: &BoardView, state: &State, style: Style) -> Stri
     let facts = game.facts(state);
     let (glyphs, drawn) = place_pieces(game, view, &facts);
     let contents: Vec<Vec<Glyph>> = glyphs.iter().map(|g| stack(g)).collect();
-    let slot = contents
-        .iter()
-        .map(|c| width(c))
-        .max()
-        .unwrap_or(1)
-        .max(1);
+    let slot = contents.iter().map(|c| width(c)).max().unwrap_or(1).max(1);
     let (cols, rows) = labels(game, view);
     let sheet = Sheet {
         view,

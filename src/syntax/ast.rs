@@ -339,7 +339,10 @@ impl Colour {
 
     /// The colour called `name`, if there is one.
     pub fn named(name: &str) -> Option<Colour> {
-        Colour::ALL.iter().find(|(n, _)| *n == name).map(|&(_, c)| c)
+        Colour::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, c)| c)
     }
 }
 

@@ -240,7 +240,8 @@ impl Desugar<'_> {
     fn extra_cells(&mut self, d: &Decl, origin: i64) {
         let Some(p) = d.part(":") else { return };
         let (w, h) = (i64::from(self.view.width), i64::from(self.view.height));
-        let mut taken: HashSet<(u32, u32)> = self.view.cells.iter().map(|c| (c.col, c.row)).collect();
+        let mut taken: HashSet<(u32, u32)> =
+            self.view.cells.iter().map(|c| (c.col, c.row)).collect();
         for item in &p.items {
             let [cell, x, y] = item.as_slice() else {
                 let s = item.first().map_or(p.span, |e| e.span);
@@ -252,7 +253,10 @@ impl Desugar<'_> {
             };
             let (dx, dy) = (x - origin, y - origin);
             if !(0..w).contains(&dx) || !(0..h).contains(&dy) {
-                self.decl_error(cell.span, format!("({x}, {y}) is outside the board's frame"));
+                self.decl_error(
+                    cell.span,
+                    format!("({x}, {y}) is outside the board's frame"),
+                );
                 continue;
             }
             let (col, row) = (dx as u32, (h - 1 - dy) as u32);

@@ -46,7 +46,11 @@ impl Desugar<'_> {
         let r = self.lw.konst(&role, role_ex.span);
         let k = self.lw.konst(&kind.name, kind.span);
         let colour = self.colour(d, span);
-        if self.glyphs.iter().any(|(r0, k0, _, _)| *r0 == r && *k0 == k) {
+        if self
+            .glyphs
+            .iter()
+            .any(|(r0, k0, _, _)| *r0 == r && *k0 == k)
+        {
             let why = format!("the pieces `{}` of {role} are declared twice", kind.name);
             self.decl_error(span, why);
             return;
