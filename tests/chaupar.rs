@@ -467,6 +467,76 @@ fn gap_first_value_losing_rights_closes_a_join() {
     );
 }
 
+/// Notes (gap), the block the first value leaves. Black with rights won:
+/// a pair on 30 and a piece on 27, red's pair on black's 33, throw 1, 3:
+/// 30 -> 31 leaves one piece on 30, which 27 -> 30 may then join, so it
+/// is a full use; 27 -> 28 is not (the 3 ends on red's pair or nowhere).
+#[test]
+fn gap_first_value_leaving_a_pair() {
+    let s = base();
+    let pieces = [
+        ("black", 1, 30),
+        ("black", 2, 30),
+        ("black", 3, 27),
+        ("red", 1, 1),
+        ("red", 2, 1),
+    ];
+    assert_eq!(cell("black", 33), cell("red", 1));
+    let extra = ["control(black)", "throw(1, 3)", "rights(black, won)"];
+    let st = state(&s, &pieces, &extra);
+    let mut legal = owned(&[
+        mv("black", 30, 34),
+        mv("black", 27, 31),
+        mv("black", 30, 31),
+    ]);
+    legal.push(pair("black", 30));
+    legal.sort();
+    assert_eq!(s.legal(&st, "black"), legal);
+    let half = s.play(&st, &[("black", &mv("black", 30, 31))]);
+    assert_eq!(s.legal(&half, "black"), vec![mv("black", 27, 30)]);
+}
+
+/// Notes (gap), the other lap of the block left: black's 3 and 67 are one
+/// block, so 66 -> 67 is closed while a piece stands on 3; throw 1, 4:
+/// 3 -> 7 opens it for the 1, a full use (a choice of the rule file: a
+/// piece may not end on an own piece of the other lap).
+#[test]
+fn gap_first_value_freeing_the_other_lap() {
+    let s = base();
+    let pieces = [("black", 1, 3), ("black", 2, 66)];
+    assert_eq!(cell("black", 3), cell("black", 67));
+    let extra = ["control(black)", "throw(1, 4)", "rights(black, lost)"];
+    let st = state(&s, &pieces, &extra);
+    assert_eq!(
+        s.legal(&st, "black"),
+        owned(&[
+            mv("black", 3, 8),
+            mv("black", 66, 71),
+            mv("black", 3, 4),
+            mv("black", 3, 7),
+            mv("black", 66, 70),
+        ])
+    );
+    let half = s.play(&st, &[("black", &mv("black", 3, 7))]);
+    assert_eq!(s.legal(&half, "black"), vec![mv("black", 66, 67)]);
+}
+
+/// Notes (gap), the other lap of the block reached: black re-enters from
+/// the zero mark with the 3 onto block 3, which is also its 67, so 66 -> 67
+/// would no longer be open for the 1: 0 -> 3 is no full use, 0 -> 1 (then
+/// 66 -> 69) and the sum 0 -> 4 are.
+#[test]
+fn gap_first_value_filling_the_other_lap() {
+    let s = base();
+    let pieces = [("black", 1, 0), ("black", 2, 66)];
+    let extra = ["control(black)", "throw(3, 1)", "rights(black, lost)"];
+    let st = state(&s, &pieces, &extra);
+    assert_eq!(
+        s.legal(&st, "black"),
+        owned(&[mv("black", 0, 4), mv("black", 0, 1)])
+    );
+}
+
 /// Notes (gap): when no piece can play both values, nor the sum, either
 /// value alone may be played, and the other is lost. Red at 20 and 78: the
 /// 6 fits no piece (20 -> 26 is green's pair on its 10, 78 -> 84 overshoots
