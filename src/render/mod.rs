@@ -6,8 +6,9 @@
 //! against the state's true facts, marked cells (regions such as `safe`) get
 //! their own brackets and a legend, and the facts no pattern draws follow
 //! under the board. Pieces and regions declared with a colour (`as red`)
-//! are painted in it, the others in a colour taken from their glyph. Without a board (every `.kif` game) the true facts are
-//! listed, one per line or wrapped compactly.
+//! are painted in it, the others in a colour taken from their glyph.
+//! Without a board (every `.kif` game) the true facts are listed, one per
+//! line or wrapped compactly.
 //! Holds: colour escapes appear only when `Style::color` is set; the library
 //! never looks at the terminal.
 
