@@ -8,7 +8,7 @@
 //! Holds: atoms that depend on neither `true` nor `does` are evaluated here
 //! once and folded away; derived slots are numbered in dependency order, so a
 //! plan is a sorted list of slots, and a recursive component occupies a
-//! contiguous range that is iterated to its least fixpoint.
+//! contiguous range that is evaluated to its least fixpoint (`fixpoint`).
 //!
 //! The stages, each a function with a typed result: [`AtomGraph::new`]
 //! (dependencies and components), [`fold`] (classify atoms, evaluate the
@@ -18,6 +18,7 @@
 //! [`Plans::new`] (one plan per query cone) and [`early_rules`] (triggered
 //! rules decided as soon as the move is known, grouped by a shared literal).
 
+use super::fixpoint::Recursion;
 use crate::diag::{Diagnostic, codes};
 use crate::gdl::{self, Names, Relation};
 use crate::ground::{AtomId, GTerm, Ground, Lit, TermId};
@@ -93,6 +94,8 @@ pub struct Net {
     pub full: Vec<PlanStep>,
     /// The slot of every ground atom (constants on slots 0 and 1).
     pub atom_slot: Vec<u32>,
+    /// How each recursive component is evaluated to its fixpoint.
+    pub recursion: Recursion,
 }
 
 impl Net {
@@ -172,7 +175,7 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
         .map_err(|errors| errors.iter().map(|e| e.diagnostic(g)).collect::<Vec<_>>())?;
     let plans = Plans::new(&layout, &encoded, &tables);
     let (early, early_groups) = early_rules(&layout, &mut encoded, &plans);
-    Ok(Net {
+    let mut net = Net {
         slots: layout.slots,
         base: folded.base,
         first_derived: layout.first_derived,
@@ -194,7 +197,11 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
         after: plans.after,
         full: plans.full,
         atom_slot: layout.slot,
-    })
+        recursion: Recursion::default(),
+    };
+    let recursive = layout.ranges.iter().filter(|r| r.recursive);
+    net.recursion = Recursion::new(&net, recursive.map(|r| (r.start, r.end)));
+    Ok(net)
 }
 
 /// Which atoms each atom's rules read, and the strongly connected
