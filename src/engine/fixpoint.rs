@@ -47,7 +47,7 @@ struct Component {
 
 /// One machine's working space, sized for the widest component so that an
 /// evaluation never allocates.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Scratch {
     /// Per rule of the component being evaluated: members it still waits for.
     waiting: Vec<u32>,
