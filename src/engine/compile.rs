@@ -288,11 +288,14 @@ struct Rules {
 }
 
 impl Rules {
-    fn new(atoms: usize) -> Rules {
+    /// Room for the rules and literals of `g`, which folding only removes.
+    fn new(g: &Ground) -> Rules {
+        let mut start = Vec::with_capacity(g.heads.len() + 1);
+        start.push(0);
         Rules {
-            lits: Vec::new(),
-            start: vec![0],
-            of_atom: vec![(0, 0); atoms],
+            lits: Vec::with_capacity(g.lits.len()),
+            start,
+            of_atom: vec![(0, 0); g.atoms.len()],
         }
     }
 
@@ -343,7 +346,7 @@ fn fold(g: &Ground, kinds: &[Option<Relation>], graph: &AtomGraph) -> Folded {
     }
     let mut folded = Folded {
         status,
-        rules: Rules::new(n),
+        rules: Rules::new(g),
         base: base_atoms.iter().map(|&a| g.atoms[a].args[0]).collect(),
     };
     let mut member = Membership {
@@ -584,10 +587,12 @@ fn encode(folded: &Folded, layout: &Layout) -> Encoded {
     for range in layout.ranges.iter().filter(|r| r.recursive) {
         (range.start..range.end).for_each(|s| recursive_slot[s as usize] = true);
     }
+    let mut rule_lits = Vec::with_capacity(folded.rules.count() as usize + 1);
+    rule_lits.push(0);
     let mut out = Encoded {
         slot_rules: vec![0],
-        rule_lits: vec![0],
-        lits: Vec::new(),
+        rule_lits,
+        lits: Vec::with_capacity(folded.rules.lits.len()),
         triggered: vec![Vec::new(); (layout.first_derived - layout.first_input) as usize],
         head_triggered: vec![Vec::new(); layout.slots],
     };
