@@ -304,8 +304,31 @@ fn compare_integers((xn, x): (bool, &str), (yn, y): (bool, &str)) -> Ordering {
 
 #[cfg(test)]
 mod tests {
-    use super::natural;
+    use super::{GTerm, TermTable, natural};
+    use crate::syntax::Symbols;
     use std::cmp::Ordering;
+
+    #[test]
+    fn a_compound_term_has_one_id_whole_or_by_parts() {
+        let mut symbols = Symbols::default();
+        let (f, g, a) = (
+            symbols.intern("f"),
+            symbols.intern("g"),
+            symbols.intern("a"),
+        );
+        let mut table = TermTable::default();
+        let a = table.intern(GTerm::Sym(a));
+        let one = table.intern(GTerm::Int(1));
+        let whole = table.intern(GTerm::App(f, [a, one].into()));
+        assert_eq!(table.get_app(f, &[a, one]), Some(whole));
+        assert_eq!(table.intern_app(f, &[a, one]), whole);
+        assert_eq!(table.get_app(f, &[one, a]), None);
+        assert_eq!(table.get_app(g, &[a, one]), None);
+        let by_parts = table.intern_app(g, &[whole]);
+        assert_eq!(table.get(&GTerm::App(g, [whole].into())), Some(by_parts));
+        assert_eq!((table.depth(whole), table.depth(by_parts)), (1, 2));
+        assert_eq!(table.len(), 4);
+    }
 
     #[test]
     fn names_of_integers_come_first_by_value() {
