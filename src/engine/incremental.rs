@@ -516,8 +516,12 @@ pub struct Counters {
     support: Vec<u32>,
     /// Per guard group, its rules with no false literal.
     held: Held,
-    /// Slots to settle, as a bitset.
+    /// Slots to settle, as a bitset, and which of its words are not zero
+    /// (bit `w` for word `w`), so a settle skips the clean words at 64 a
+    /// time: a game with 40,000 slots has 625 words to settle but only a few
+    /// dirty ones per step.
     dirty: Vec<u64>,
+    dirty_words: Vec<u64>,
     /// `legal` slots whose value changed since the last load began.
     changed: Vec<u32>,
     /// A recursive component's values before it is recomputed.
@@ -546,6 +550,7 @@ impl Clone for Counters {
             support: self.support.clone(),
             held: self.held.clone(),
             dirty: self.dirty.clone(),
+            dirty_words: self.dirty_words.clone(),
             changed: with_room(&self.changed),
             before: self.before.clone(),
             recursion: self.recursion.clone(),
@@ -606,6 +611,7 @@ impl Counters {
             support,
             held,
             dirty: vec![0; net.slots.div_ceil(64)],
+            dirty_words: vec![0; net.slots.div_ceil(64).div_ceil(64)],
             changed: Vec::with_capacity(net.slots),
             before: vec![false; prop.widest],
             recursion: scratch,
@@ -640,7 +646,7 @@ impl Counters {
         self.vals.len()
             + 4 * (self.false_lits.len() + self.support.len())
             + 4 * (self.held.rules.len() + self.held.len.len() + self.held.at.len())
-            + 8 * (self.dirty.len() + 2 * self.next.len())
+            + 8 * (self.dirty.len() + self.dirty_words.len() + 2 * self.next.len())
     }
 
     /// Becomes a copy of `from` (counters of the same game), without
@@ -652,6 +658,7 @@ impl Counters {
         self.support.copy_from_slice(&from.support);
         self.held.copy_from(&from.held);
         self.dirty.copy_from_slice(&from.dirty);
+        self.dirty_words.copy_from_slice(&from.dirty_words);
         self.next.copy_from_slice(&from.next);
         self.changed.clear();
         self.armed.clear();
@@ -866,25 +873,37 @@ impl Counters {
 
     #[inline]
     fn mark(&mut self, s: u32) {
-        self.dirty[s as usize / 64] |= 1 << (s % 64);
+        let w = s as usize / 64;
+        self.dirty[w] |= 1 << (s % 64);
+        self.dirty_words[w / 64] |= 1 << (w % 64);
     }
 
-    /// Settles the dirty slots in slot order: a slot marks only later ones.
+    /// Settles the dirty slots in slot order: a slot marks only later ones,
+    /// so a word once emptied stays empty until the next settle.
     fn settle(&mut self, net: &Net, prop: &Propagation) {
-        for w in 0..self.dirty.len() {
-            while self.dirty[w] != 0 {
-                let bit = self.dirty[w].trailing_zeros();
-                self.dirty[w] &= !(1 << bit);
-                let s = (w * 64) as u32 + bit;
-                match prop.component_end[s as usize] {
-                    NOT_COMPONENT => {
-                        if (self.support[s as usize] > 0) != self.vals[s as usize] {
-                            self.flip(prop, s);
-                        }
-                    }
-                    end => self.recompute(net, prop, s, end),
+        for group in 0..self.dirty_words.len() {
+            while self.dirty_words[group] != 0 {
+                let w = group * 64 + self.dirty_words[group].trailing_zeros() as usize;
+                while self.dirty[w] != 0 {
+                    let bit = self.dirty[w].trailing_zeros();
+                    self.dirty[w] &= !(1 << bit);
+                    self.settle_slot(net, prop, (w * 64) as u32 + bit);
+                }
+                self.dirty_words[group] &= !(1 << (w % 64));
+            }
+        }
+    }
+
+    /// Settles one dirty slot: flips it if its support says so, or
+    /// recomputes the recursive component it starts.
+    fn settle_slot(&mut self, net: &Net, prop: &Propagation, s: u32) {
+        match prop.component_end[s as usize] {
+            NOT_COMPONENT => {
+                if (self.support[s as usize] > 0) != self.vals[s as usize] {
+                    self.flip(prop, s);
                 }
             }
+            end => self.recompute(net, prop, s, end),
         }
     }
 
