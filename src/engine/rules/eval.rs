@@ -15,6 +15,7 @@
 //! which is what stratification atom by atom guarantees; meeting an
 //! unfinished one is a cycle through negation and an error.
 
+use super::facts::Facts;
 use super::plan::{Step, plan};
 use super::{Level, RuleGame};
 use crate::ground::prepare::{Pat, Prepared};
@@ -30,6 +31,9 @@ pub enum Stop {
     Limit(&'static str),
     /// A negated call met a call still being solved: the relation's name.
     NegativeCycle(String),
+    /// A call with every argument bound has its answer (internal: unwinds
+    /// its rules to [`Evaluator::evaluate`], which stops there).
+    Found,
 }
 
 impl std::fmt::Display for Stop {
@@ -40,6 +44,7 @@ impl std::fmt::Display for Stop {
                 f,
                 "the rule evaluator met `{rel}` depending on its own negation in this state"
             ),
+            Stop::Found => write!(f, "an answer was found"),
         }
     }
 }
@@ -59,6 +64,8 @@ enum Status {
         pass: u64,
         low: usize,
     },
+    /// Left by a pass cut short: its answers hold, but may not be all.
+    Unfinished,
     Complete,
 }
 
@@ -155,9 +162,8 @@ pub struct Evaluator<'g> {
     /// Tables of unfinished groups, completed by their leader.
     incomplete: Vec<TableRef>,
     pass: u64,
-    /// The loaded state: its facts, and the bitset over the base facts.
-    facts: Vec<TermId>,
-    bits: Vec<u64>,
+    /// The loaded state's facts.
+    facts: Facts,
     /// The moves being made, as (role, move) terms.
     does: Vec<(TermId, TermId)>,
     plans: FxHashMap<(u32, u64), Arc<[Step]>>,
@@ -180,8 +186,7 @@ impl<'g> Evaluator<'g> {
             frames: Vec::new(),
             incomplete: Vec::new(),
             pass: 0,
-            facts: Vec::new(),
-            bits: Vec::new(),
+            facts: Facts::new(&game.base, &game.terms),
             does: Vec::new(),
             plans: FxHashMap::default(),
             args: Vec::new(),
@@ -200,15 +205,7 @@ impl<'g> Evaluator<'g> {
     pub fn load(&mut self, bits: &[u64]) {
         self.stores[Level::State as usize].clear();
         self.stores[Level::Move as usize].clear();
-        self.bits.clear();
-        self.bits.extend_from_slice(bits);
-        self.facts.clear();
-        let base = &self.game.base;
-        self.facts.extend(
-            (0..base.len())
-                .filter(|&i| bits[i / 64] >> (i % 64) & 1 == 1)
-                .map(|i| base[i]),
-        );
+        self.facts.load(bits);
         self.work = 0;
         self.answers = self.stores[Level::Static as usize]
             .tables
@@ -291,7 +288,7 @@ impl<'g> Evaluator<'g> {
                         self.lower(low);
                         return Ok(t);
                     }
-                    Status::Incomplete { .. } => t,
+                    Status::Incomplete { .. } | Status::Unfinished => t,
                 }
             }
             None => {
@@ -327,10 +324,16 @@ impl<'g> Evaluator<'g> {
             .filter(|(_, a)| a.is_some())
             .fold(0u64, |m, (i, _)| m | 1 << i);
         let rules = &self.game.rules;
-        loop {
+        // A call with every argument bound has at most one answer: found,
+        // it is final, and the remaining rules need not run.
+        let closed = call.iter().all(Option::is_some);
+        'passes: loop {
             let before = self.group_size(t, mark);
             for &r in &rules.by_head[rel as usize] {
-                self.run_rule(r as usize, &call, mask, t)?;
+                match self.run_rule(r as usize, &call, mask, t) {
+                    Err(Stop::Found) => break 'passes,
+                    other => other?,
+                }
             }
             let low = self.frames[depth].low;
             if low < depth || self.group_size(t, mark) == before {
@@ -339,6 +342,17 @@ impl<'g> Evaluator<'g> {
             self.pass += 1;
         }
         let low = self.frames.pop().map_or(depth, |f| f.low);
+        if closed && !self.table(t).is_empty() {
+            // Final whatever the group: the tables the cut pass left
+            // unfinished keep their (sound) answers and run again when met.
+            self.table_mut(t).status = Status::Complete;
+            for m in self.incomplete.split_off(mark) {
+                let table = self.table_mut(m);
+                table.status = Status::Unfinished;
+                table.listed = false;
+            }
+            return Ok(t);
+        }
         if low < depth {
             self.lower(low);
             let pass = self.pass;
@@ -540,7 +554,9 @@ impl<'g> Evaluator<'g> {
         Ok(())
     }
 
-    /// `true(P)`: a look-up when `P` is bound, else each fact of the state.
+    /// `true(P)`: a look-up when `P` is bound; else, when some top-level
+    /// argument is bound, the base facts with those values (an index);
+    /// else the true facts of `P`'s functor, or every true fact.
     fn positive_true(&mut self, ctx: &Ctx, k: usize, p: &Pat) -> Result<(), Stop> {
         if let Some(fact) = self.bound_value(p, ctx.base) {
             return match self.fact_holds(fact) {
@@ -548,17 +564,47 @@ impl<'g> Evaluator<'g> {
                 false => Ok(()),
             };
         }
-        for j in 0..self.facts.len() {
+        let one = std::slice::from_ref(p);
+        let Pat::App(f, args) = p else {
+            for j in 0..self.facts.all().len() {
+                self.tick()?;
+                let fact = self.facts.all()[j];
+                self.with_match(ctx, k, one, &[fact])?;
+            }
+            return Ok(());
+        };
+        let (mut mask, mut values) = (0u64, Vec::new());
+        for (i, a) in args.iter().enumerate().take(64) {
+            if let Some(v) = self.bound_value(a, ctx.base) {
+                mask |= 1 << i;
+                values.push(v);
+            }
+        }
+        let functor = (*f, args.len());
+        if mask != 0 {
+            let (ix, a, b) = self.facts.lookup(&self.terms, functor, mask, &values);
+            for j in a..b {
+                self.tick()?;
+                if let Some(fact) = self.facts.indexed(ix, j) {
+                    self.with_match(ctx, k, one, &[fact])?;
+                }
+            }
+            return Ok(());
+        }
+        let Some(g) = self.facts.group(functor.0, functor.1) else {
+            return Ok(());
+        };
+        for j in 0..self.facts.of_group(g).len() {
             self.tick()?;
-            let fact = self.facts[j];
-            self.with_match(ctx, k, std::slice::from_ref(p), &[fact])?;
+            let fact = self.facts.of_group(g)[j];
+            self.with_match(ctx, k, one, &[fact])?;
         }
         Ok(())
     }
 
     fn fact_holds(&self, fact: TermId) -> bool {
         match self.game.base_index.get(&fact) {
-            Some(&i) => self.bits[i as usize / 64] >> (i % 64) & 1 == 1,
+            Some(&i) => self.facts.holds_index(i),
             None => false,
         }
     }
@@ -622,6 +668,9 @@ impl<'g> Evaluator<'g> {
             self.answers += 1;
             if self.answers > self.game.rules.limits.max_answers {
                 return Err(Stop::Limit("answers held for one state"));
+            }
+            if ctx.call.iter().all(Option::is_some) {
+                return Err(Stop::Found);
             }
         }
         Ok(())

@@ -16,6 +16,7 @@
 
 mod domain;
 mod eval;
+mod facts;
 mod machine;
 mod plan;
 
