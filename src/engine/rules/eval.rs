@@ -146,6 +146,10 @@ struct Ctx<'a> {
     call: &'a [Option<TermId>],
 }
 
+/// Stack left below which a nested call gets a new segment, and its size.
+const RED_ZONE: usize = 128 * 1024;
+const STACK_STEP: usize = 2 * 1024 * 1024;
+
 /// The marker of a free argument in a call's key.
 const FREE: u32 = u32::MAX;
 
@@ -304,7 +308,9 @@ impl<'g> Evaluator<'g> {
                 TableRef(level as u8, i)
             }
         };
-        self.evaluate(rel, t)
+        // Deep recursion runs on stack grown on the heap (bounded by
+        // `max_depth`), so a thread's small stack does not overflow.
+        stacker::maybe_grow(RED_ZONE, STACK_STEP, || self.evaluate(rel, t))
     }
 
     /// Runs the rules of a table's call, again while the call leads a
