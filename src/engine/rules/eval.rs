@@ -73,7 +73,9 @@ enum Status {
 const LINEAR: usize = 8;
 
 struct Table {
+    /// The call (lent to [`Evaluator::evaluate`] while its rules run).
     call: Box<[Option<TermId>]>,
+    arity: usize,
     /// The answers, `arity` terms each.
     answers: Vec<TermId>,
     seen: FxHashSet<Box<[TermId]>>,
@@ -84,7 +86,7 @@ struct Table {
 
 impl Table {
     fn count(&self) -> usize {
-        match self.call.len() {
+        match self.arity {
             0 => self.answers.len().min(1) + usize::from(!self.seen.is_empty()),
             n => self.answers.len() / n,
         }
@@ -300,6 +302,7 @@ impl<'g> Evaluator<'g> {
                 store.ids.insert(self.key.as_slice().into(), i);
                 store.tables.push(Table {
                     call: call.into(),
+                    arity: call.len(),
                     answers: Vec::new(),
                     seen: FxHashSet::default(),
                     status: Status::Complete,
@@ -323,7 +326,8 @@ impl<'g> Evaluator<'g> {
         let mark = self.incomplete.len();
         self.frames.push(Frame { low: depth });
         self.table_mut(t).status = Status::Active(depth);
-        let call = self.table(t).call.clone();
+        // The call is lent out while its rules run (no copy per table).
+        let call = std::mem::take(&mut self.table_mut(t).call);
         let mask = call
             .iter()
             .enumerate()
@@ -348,6 +352,7 @@ impl<'g> Evaluator<'g> {
             self.pass += 1;
         }
         let low = self.frames.pop().map_or(depth, |f| f.low);
+        self.table_mut(t).call = call;
         if closed && !self.table(t).is_empty() {
             // Final whatever the group: the tables the cut pass left
             // unfinished keep their (sound) answers and run again when met.
