@@ -216,7 +216,7 @@ impl<'g> Evaluator<'g> {
         self.answers = self.stores[Level::Static as usize]
             .tables
             .iter()
-            .map(|t| t.answers.len())
+            .map(Table::count)
             .sum();
     }
 
@@ -511,10 +511,14 @@ impl<'g> Evaluator<'g> {
 
     fn tick(&mut self) -> Result<(), Stop> {
         self.work += 1;
-        match self.work > self.game.rules.limits.max_work {
-            true => Err(Stop::Limit("candidate facts tried in one state")),
-            false => Ok(()),
+        let limits = &self.game.rules.limits;
+        if self.work > limits.max_work {
+            return Err(Stop::Limit("candidate facts tried in one state"));
         }
+        if self.terms.len() > limits.max_terms {
+            return Err(Stop::Limit("terms made by one machine"));
+        }
+        Ok(())
     }
 
     /// Positive literal `i` at step `k`: each match, then the rest.
@@ -696,7 +700,8 @@ impl<'g> Evaluator<'g> {
     }
 
     /// The ground term of a bound pattern; `None` if arithmetic has no
-    /// value or a variable is unbound.
+    /// value or a variable is unbound. New terms are counted by
+    /// [`Evaluator::tick`] against the limit.
     fn build(&mut self, p: &Pat, base: usize) -> Option<TermId> {
         match p {
             Pat::Var(v) => self.env[base + *v as usize],
@@ -706,27 +711,15 @@ impl<'g> Evaluator<'g> {
                     .iter()
                     .map(|a| self.build(a, base))
                     .collect::<Option<Box<[TermId]>>>()?;
-                Some(self.intern(GTerm::App(*f, args)))
+                Some(self.terms.intern(GTerm::App(*f, args)))
             }
             Pat::Arith(op, a, b) => {
                 let a = self.build(a, base)?;
                 let b = self.build(b, base)?;
                 let v = op.apply(self.terms.int(a)?, self.terms.int(b)?)?;
-                Some(self.intern(GTerm::Int(v)))
+                Some(self.terms.intern(GTerm::Int(v)))
             }
         }
-    }
-
-    /// Interns a term; past the limit of terms, only finds existing ones
-    /// (a new term then has no value, and the limit shows in `ask`).
-    fn intern(&mut self, term: GTerm) -> TermId {
-        if let Some(t) = self.terms.get(&term) {
-            return t;
-        }
-        if self.terms.len() >= self.game.rules.limits.max_terms {
-            self.work = u64::MAX - 1; // the next tick stops the evaluation
-        }
-        self.terms.intern(term)
     }
 
     /// A comparison as the grounder decides it: `=`/`!=` on terms, the
