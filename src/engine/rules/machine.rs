@@ -62,13 +62,18 @@ impl<'g> RuleMachine<'g> {
         if let Some(t) = special.terminal {
             self.terminal = self.eval.holds(t)?;
         }
+        // One call per role: the pattern `legal(R, M)` with `R` bound is
+        // the one rules such as `has_legal_move(R)` make, so a terminal test
+        // reading them has filled its table already.
         if let Some(l) = special.legal {
-            for pair in self.eval.ask(l, &[None, None])?.chunks(2) {
-                if let Some((r, m)) = self.game.move_index(pair[0], pair[1]) {
-                    legal[r].push(m);
+            for (r, &role) in self.game.roles.iter().enumerate() {
+                for pair in self.eval.ask(l, &[Some(role), None])?.chunks(2) {
+                    if let Some(&m) = self.game.moves[r].get(&pair[1]) {
+                        legal[r].push(m);
+                    }
                 }
+                legal[r].sort_unstable();
             }
-            legal.iter_mut().for_each(|moves| moves.sort_unstable());
         }
         if let (Some(w), Some(random)) = (special.weight, self.game.random) {
             for pair in self.eval.ask(w, &[None, None])?.chunks(2) {

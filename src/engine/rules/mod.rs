@@ -113,14 +113,6 @@ pub struct RuleGame {
     pub random: Option<usize>,
 }
 
-impl RuleGame {
-    /// The role and move index of a `legal` answer, if the domain has it.
-    pub fn move_index(&self, role: TermId, mv: TermId) -> Option<(usize, u32)> {
-        let r = self.roles.iter().position(|&t| t == role)?;
-        Some((r, *self.moves[r].get(&mv)?))
-    }
-}
-
 /// A game ready for the rule evaluator.
 pub struct Built {
     pub game: RuleGame,
