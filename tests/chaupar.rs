@@ -9,7 +9,9 @@
 //! file's tracks.
 
 mod common;
+mod sessions;
 use common::*;
+use sessions::session;
 use tabula::engine::State;
 
 const BASE: &str = "games/chaupar.rules";
@@ -89,8 +91,8 @@ fn facts(pieces: &[(&str, i32, i32)], extra: &[&str]) -> Vec<String> {
         }
     }
     out.extend(extra.iter().map(|s| s.to_string()));
-    if !extra.iter().any(|f| f.starts_with("throws_")) {
-        out.extend(["throws_hi(0)".to_string(), "throws_lo(0)".to_string()]);
+    if !extra.iter().any(|f| f.starts_with("throws(")) {
+        out.push("throws(0)".to_string());
     }
     out.sort();
     out
@@ -136,7 +138,7 @@ fn seed1_3_start_position_and_pasa() {
         .iter()
         .flat_map(|r| [at(r, 1, 6), at(r, 2, 7), at(r, 3, 12), at(r, 4, 12)])
         .collect();
-    expected.extend(["control(black)", "throws_hi(0)", "throws_lo(0)"].map(String::from));
+    expected.extend(["control(black)", "throws(0)"].map(String::from));
     expected.sort();
     assert_eq!(s.facts(&init), expected);
     // Seed 3 as drawn in rectangle D: red's 6th and 7th blocks on the outgoing
@@ -151,8 +153,8 @@ fn seed1_3_start_position_and_pasa() {
     // and no piece may join another off block 17 while rights are pending.
     let thrown = s.play(&init, &[("random", "pasa(6, 1)")]);
     let mut after: Vec<String> = expected.clone();
-    after.retain(|f| f != "throws_lo(0)");
-    after.extend(["throw(6, 1)".to_string(), "throws_lo(1)".to_string()]);
+    after.retain(|f| f != "throws(0)");
+    after.extend(["throw(6, 1)".to_string(), "throws(1)".to_string()]);
     after.sort();
     assert_eq!(s.facts(&thrown), after);
     assert_eq!(
@@ -307,6 +309,280 @@ fn gap_use_both_values_when_possible() {
     assert!(s.facts(&passed).contains(&"control(green)".to_string()));
 }
 
+/// Notes (gap): a first value is a full use only if another piece can then
+/// play the second in the position the first move makes. The opening throw
+/// 3, 4: 6 -> 10 would leave 7 -> 10 (a pair off block 17 while rights are
+/// pending) and 7 -> 10 would leave 6 -> 10, so neither is offered; the 12s
+/// stand as a pair on an odd sum.
+#[test]
+fn gap_opening_three_four_uses_the_whole_throw() {
+    let s = base();
+    let thrown = s.play(&s.initial(), &[("random", "pasa(3, 4)")]);
+    assert_eq!(
+        s.legal(&thrown, "black"),
+        owned(&[
+            mv("black", 6, 9),
+            mv("black", 7, 11),
+            mv("black", 6, 13),
+            mv("black", 7, 14),
+        ])
+    );
+    others_pass(&s, &thrown, "black");
+    let half = s.play(&thrown, &[("black", &mv("black", 6, 9))]);
+    let mut expected = facts(
+        &[
+            ("black", 1, 9),
+            ("black", 2, 7),
+            ("black", 3, 12),
+            ("black", 4, 12),
+        ],
+        &[
+            "control(black)",
+            "throw(3, 4)",
+            "rest(4)",
+            "moved(1)",
+            "throws(1)",
+        ],
+    );
+    for role in ["blue", "red", "green"] {
+        expected.retain(|f| !f.starts_with(&format!("at({role},")));
+        expected.extend([
+            at(role, 1, 6),
+            at(role, 2, 7),
+            at(role, 3, 12),
+            at(role, 4, 12),
+        ]);
+    }
+    expected.sort();
+    assert_eq!(s.facts(&half), expected);
+    assert_eq!(s.legal(&half, "black"), vec![mv("black", 7, 11)]);
+}
+
+/// Notes (gap), pair rights changed by the first value. Black pending with
+/// pieces on 17, 16, 6 and 2, blue's pair on black's 10, throw 1, 4 (odd):
+/// 16 -> 17 makes a pair on 17, which wins the rights, so the 4 may then
+/// join 2 -> 6 (a full use); the pair on 17 itself is stuck on the odd sum.
+#[test]
+fn gap_first_value_winning_rights_opens_a_join() {
+    let s = base();
+    let pieces = [
+        ("black", 1, 17),
+        ("black", 2, 16),
+        ("black", 3, 6),
+        ("black", 4, 2),
+        ("blue", 1, 58),
+        ("blue", 2, 58),
+    ];
+    assert_eq!(cell("black", 10), cell("blue", 58));
+    let st = state(&s, &pieces, &["control(black)", "throw(1, 4)"]);
+    assert_eq!(
+        s.legal(&st, "black"),
+        owned(&[
+            mv("black", 17, 22),
+            mv("black", 16, 21),
+            mv("black", 6, 11),
+            mv("black", 2, 7),
+            mv("black", 17, 18),
+            mv("black", 16, 17),
+            mv("black", 6, 7),
+            mv("black", 2, 3),
+            mv("black", 17, 21),
+            mv("black", 16, 20),
+        ])
+    );
+    let paired = s.play(&st, &[("black", &mv("black", 16, 17))]);
+    let mut after = pieces;
+    after[1].2 = 17;
+    assert_eq!(
+        s.facts(&paired),
+        facts(
+            &after,
+            &[
+                "control(black)",
+                "throw(1, 4)",
+                "rights(black, won)",
+                "rest(4)",
+                "moved(2)"
+            ]
+        )
+    );
+    assert_eq!(s.legal(&paired, "black"), vec![mv("black", 2, 6)]);
+}
+
+/// Notes (gap), an odd sum: the first piece joining one on 17 makes a pair
+/// that may not move, so its mate cannot play the second value. Black
+/// pending on 17, 14, 12, 12, throw 3, 6: 14 -> 17 leaves no piece for the
+/// 6 (the 12s and the new pair on 17 are stuck), nor does 14 -> 20 or
+/// 17 -> 20 (the other would join on 20 without rights); 17 -> 23 leaves
+/// 14 -> 17, and the sum is free.
+#[test]
+fn gap_first_value_making_a_stuck_pair() {
+    let s = base();
+    let pieces = [
+        ("black", 1, 17),
+        ("black", 2, 14),
+        ("black", 3, 12),
+        ("black", 4, 12),
+    ];
+    let st = state(&s, &pieces, &["control(black)", "throw(3, 6)"]);
+    assert_eq!(
+        s.legal(&st, "black"),
+        owned(&[
+            mv("black", 17, 26),
+            mv("black", 14, 23),
+            mv("black", 17, 23),
+        ])
+    );
+    let half = s.play(&st, &[("black", &mv("black", 17, 23))]);
+    assert_eq!(s.legal(&half, "black"), vec![mv("black", 14, 17)]);
+}
+
+/// Notes (gap), pair rights lost by the first value. Black pending on 17,
+/// 16 and 13, blue's pair on black's 18, throw 1, 6: 13 -> 19 loses the
+/// rights, after which the 1 could only join 16 -> 17 (forbidden now) or
+/// end on blue's pair, so it is no full use; every other first value is.
+#[test]
+fn gap_first_value_losing_rights_closes_a_join() {
+    let s = base();
+    let pieces = [
+        ("black", 1, 17),
+        ("black", 2, 16),
+        ("black", 3, 13),
+        ("blue", 1, 2),
+        ("blue", 2, 2),
+    ];
+    assert_eq!(cell("black", 18), cell("blue", 2));
+    let st = state(&s, &pieces, &["control(black)", "throw(1, 6)"]);
+    assert_eq!(
+        s.legal(&st, "black"),
+        owned(&[
+            mv("black", 17, 24),
+            mv("black", 16, 23),
+            mv("black", 13, 20),
+            mv("black", 16, 17),
+            mv("black", 13, 14),
+            mv("black", 17, 23),
+            mv("black", 16, 22),
+        ])
+    );
+}
+
+/// Notes (gap), the block the first value leaves. Black with rights won:
+/// a pair on 30 and a piece on 27, red's pair on black's 33, throw 1, 3:
+/// 30 -> 31 leaves one piece on 30, which 27 -> 30 may then join, so it
+/// is a full use; 27 -> 28 is not (the 3 ends on red's pair or nowhere).
+#[test]
+fn gap_first_value_leaving_a_pair() {
+    let s = base();
+    let pieces = [
+        ("black", 1, 30),
+        ("black", 2, 30),
+        ("black", 3, 27),
+        ("red", 1, 1),
+        ("red", 2, 1),
+    ];
+    assert_eq!(cell("black", 33), cell("red", 1));
+    let extra = ["control(black)", "throw(1, 3)", "rights(black, won)"];
+    let st = state(&s, &pieces, &extra);
+    let mut legal = owned(&[
+        mv("black", 30, 34),
+        mv("black", 27, 31),
+        mv("black", 30, 31),
+    ]);
+    legal.push(pair("black", 30));
+    legal.sort();
+    assert_eq!(s.legal(&st, "black"), legal);
+    let half = s.play(&st, &[("black", &mv("black", 30, 31))]);
+    assert_eq!(s.legal(&half, "black"), vec![mv("black", 27, 30)]);
+}
+
+/// Notes (gap), the other lap of the block left: black's 3 and 67 are one
+/// block, so 66 -> 67 is closed while a piece stands on 3; throw 1, 4:
+/// 3 -> 7 opens it for the 1, a full use (a choice of the rule file: a
+/// piece may not end on an own piece of the other lap).
+#[test]
+fn gap_first_value_freeing_the_other_lap() {
+    let s = base();
+    let pieces = [("black", 1, 3), ("black", 2, 66)];
+    assert_eq!(cell("black", 3), cell("black", 67));
+    let extra = ["control(black)", "throw(1, 4)", "rights(black, lost)"];
+    let st = state(&s, &pieces, &extra);
+    assert_eq!(
+        s.legal(&st, "black"),
+        owned(&[
+            mv("black", 3, 8),
+            mv("black", 66, 71),
+            mv("black", 3, 4),
+            mv("black", 3, 7),
+            mv("black", 66, 70),
+        ])
+    );
+    let half = s.play(&st, &[("black", &mv("black", 3, 7))]);
+    assert_eq!(s.legal(&half, "black"), vec![mv("black", 66, 67)]);
+}
+
+/// Notes (gap), the other lap of the block reached: black re-enters from
+/// the zero mark with the 3 onto block 3, which is also its 67, so 66 -> 67
+/// would no longer be open for the 1: 0 -> 3 is no full use, 0 -> 1 (then
+/// 66 -> 69) and the sum 0 -> 4 are.
+#[test]
+fn gap_first_value_filling_the_other_lap() {
+    let s = base();
+    let pieces = [("black", 1, 0), ("black", 2, 66)];
+    let extra = ["control(black)", "throw(3, 1)", "rights(black, lost)"];
+    let st = state(&s, &pieces, &extra);
+    assert_eq!(
+        s.legal(&st, "black"),
+        owned(&[mv("black", 0, 4), mv("black", 0, 1)])
+    );
+}
+
+/// Notes (gap): when no piece can play both values, nor the sum, either
+/// value alone may be played, and the other is lost. Red at 20 and 78: the
+/// 6 fits no piece (20 -> 26 is green's pair on its 10, 78 -> 84 overshoots
+/// the centre), the sum 9 neither (blue's pair on 45), the 3 fits both.
+#[test]
+fn gap_only_one_value_can_be_used() {
+    let s = base();
+    let pieces = [
+        ("red", 1, 20),
+        ("red", 2, 78),
+        ("green", 1, 10),
+        ("green", 2, 10),
+        ("blue", 3, 45),
+        ("blue", 4, 45),
+    ];
+    assert_eq!(cell("red", 26), cell("green", 10));
+    let extra = ["control(red)", "throw(6, 3)", "rights(red, lost)"];
+    let st = state(&s, &pieces, &extra);
+    assert_eq!(
+        s.legal(&st, "red"),
+        owned(&[mv("red", 20, 23), mv("red", 78, 81)])
+    );
+    let home = s.play(&st, &[("red", &mv("red", 78, 81))]);
+    let mut after = pieces;
+    after[1].2 = 81;
+    assert_eq!(
+        s.facts(&home),
+        facts(
+            &after,
+            &[
+                "control(red)",
+                "throw(6, 3)",
+                "rights(red, lost)",
+                "rest(6)",
+                "moved(2)"
+            ]
+        )
+    );
+    assert_eq!(s.legal(&home, "red"), sorted(&["noop"]));
+    let passed = s.play(&home, &[]);
+    assert_eq!(
+        s.facts(&passed),
+        facts(&after, &["control(green)", "rights(red, lost)"])
+    );
+}
+
 // ------------------------------------------------------------ seed rule 6
 
 /// Seed 6: a doublet gives another turn, without limit; seed 7: not to a
@@ -327,8 +603,7 @@ fn seed6_doublet_gives_another_turn() {
                 "rights(red, won)",
                 "throw(3, 3)",
                 "bonus",
-                "throws_hi(0)",
-                "throws_lo(1)"
+                "throws(1)"
             ]
         )
     );
@@ -337,12 +612,7 @@ fn seed6_doublet_gives_another_turn() {
         s.facts(&moved),
         facts(
             &[("red", 1, 26), ("red", 2, 30)],
-            &[
-                "control(red)",
-                "rights(red, won)",
-                "throws_hi(0)",
-                "throws_lo(1)"
-            ]
+            &["control(red)", "rights(red, won)", "throws(1)"]
         )
     );
     assert_eq!(s.chance(&moved), pasa(&[1, 3, 4, 6]));
@@ -887,8 +1157,7 @@ fn seed14_donated_throws_go_to_the_partner() {
                 "control(green)",
                 "finished(red, 1)",
                 "rights(black, won)",
-                "throws_hi(0)",
-                "throws_lo(1)"
+                "throws(1)"
             ]
         )
     );
@@ -960,12 +1229,7 @@ fn gap_throw_cap_ranks_the_unfinished_by_progress() {
     let capped = state(
         &s,
         &pieces,
-        &[
-            "control(black)",
-            "finished(red, 1)",
-            "throws_hi(1)",
-            "throws_lo(50)",
-        ],
+        &["control(black)", "finished(red, 1)", "throws(150)"],
     );
     assert!(s.is_terminal(&capped));
     // Progress: black 100, blue 200, green 150.
@@ -973,16 +1237,11 @@ fn gap_throw_cap_ranks_the_unfinished_by_progress() {
     let before = state(
         &s,
         &pieces,
-        &[
-            "control(black)",
-            "finished(red, 1)",
-            "throws_hi(1)",
-            "throws_lo(49)",
-        ],
+        &["control(black)", "finished(red, 1)", "throws(149)"],
     );
     assert!(!s.is_terminal(&before));
     let thrown = s.play(&before, &[("random", "pasa(1, 1)")]);
-    assert!(s.facts(&thrown).contains(&"throws_lo(50)".to_string()));
+    assert!(s.facts(&thrown).contains(&"throws(150)".to_string()));
     assert!(!s.is_terminal(&thrown), "a throw in hand is played out");
     // Ties share the better place.
     let tied = [
@@ -999,13 +1258,69 @@ fn gap_throw_cap_ranks_the_unfinished_by_progress() {
         ("green", 3, 37),
         ("green", 4, 53),
     ];
-    let st = state(
-        &s,
-        &tied,
-        &["control(black)", "throws_hi(1)", "throws_lo(50)"],
-    );
+    let st = state(&s, &tied, &["control(black)", "throws(150)"]);
     // Red (all home, unrecorded) 324, black = green 150, blue 46.
     assert_eq!(s.goals(&st), result(67, 0, 100, 67));
+}
+
+// ------------------------------------------------------------ the drawing
+
+/// The board as `play` and the REPL draw it: the cross with its four arms,
+/// the coloured columns in their own brackets, each player's zero mark in
+/// the corner beside its block 1 and its pieces home beside its column in
+/// the centre block; in colour, each player's pieces and column in its
+/// colour.
+#[test]
+fn board_drawing_zero_marks_home_and_colours() {
+    let s = base();
+    let pieces = [
+        ("black", 1, 0),
+        ("black", 2, 0),
+        ("black", 3, 75),
+        ("blue", 1, 17),
+        ("blue", 2, 17),
+        ("red", 1, 0),
+        ("red", 2, 2),
+        ("red", 3, 30),
+        ("red", 4, 30),
+        ("green", 1, 64),
+    ];
+    let st = state(&s, &pieces, &["control(red)", "rights(blue, won)"]);
+    let plain = tabula::render::state(&s.game, &st, tabula::render::Style::default());
+    let golden = std::fs::read_to_string("tests/play/chaupar_board.txt").expect("golden board");
+    assert_eq!(plain, golden);
+    let style = tabula::render::Style {
+        color: true,
+        compact: false,
+    };
+    let coloured = tabula::render::state(&s.game, &st, style);
+    for (glyph, escape) in [
+        ("K2", "1;90"),
+        ("B2", "1;34"),
+        ("R", "1;31"),
+        ("G3", "1;32"),
+    ] {
+        let painted = format!("\x1b[{escape}m{glyph}\x1b[0m");
+        assert!(coloured.contains(&painted), "{glyph} in {coloured}");
+    }
+    for (bracket, escape) in [('<', "1;90"), ('(', "1;34"), ('[', "1;31"), ('{', "1;32")] {
+        let painted = format!("\x1b[{escape}m{bracket}\x1b[0m");
+        assert!(coloured.contains(&painted), "{bracket} in {coloured}");
+    }
+}
+
+/// The drawing in play: two seeded steps of `tabula play` (golden).
+#[test]
+fn board_drawing_in_play() {
+    session("play", "chaupar_seeded");
+}
+
+/// Bad input in the REPL: a move that is not legal is refused with the
+/// legal moves of the opening throw 3, 4 and changes nothing; the legal one
+/// then leaves the 4 for the 7 alone (golden).
+#[test]
+fn bad_input_repl_refuses_illegal_move() {
+    session("repl/sessions", "shipped_chaupar");
 }
 
 // ---------------------------------------------------------------- variant

@@ -449,6 +449,11 @@ fn differential_flood_move_dependent_recursion() {
     own("flood.kif", Walk::new(150, 10));
 }
 
+#[test]
+fn differential_hexlink_recursive_connection() {
+    own("hexlink.kif", Walk::new(20, 60));
+}
+
 // -------------------------------------------------- differential, native
 
 /// A game in the native syntax, relative to the crate root, walked with
@@ -679,6 +684,7 @@ fn perft_own_games_against_oracle() {
         ("minority.kif", 2),
         ("weighted.kif", 3),
         ("flood.kif", 2),
+        ("hexlink.kif", 2),
     ] {
         let text = own_game(file);
         let game = compile(file, &text);

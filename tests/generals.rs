@@ -21,19 +21,28 @@ fn base() -> Scenario {
     Scenario::open(BASE, &[])
 }
 
-/// The facts plus a throw counter at zero.
+/// The facts plus the counters: the throw counter at zero and, unless the
+/// facts hold it, the survival count at zero.
 fn at_start_of_count<'a>(facts: &[&'a str]) -> Vec<&'a str> {
     let mut v = facts.to_vec();
-    v.extend(["throws_tens(0)", "throws_units(0)"]);
-    v
+    v.push("throws(0)");
+    with_survival(v)
 }
 
-/// The facts plus a throw counter at one, sorted: the state after one
-/// action from a position made by `at_start_of_count`.
+/// The facts plus the counters, sorted: the state after one action from a
+/// position made by `at_start_of_count` (throw counter at one).
 fn after_one_throw(facts: &[&str]) -> Vec<String> {
     let mut v = facts.to_vec();
-    v.extend(["throws_tens(0)", "throws_units(1)"]);
-    sorted(&v)
+    v.push("throws(1)");
+    sorted(&with_survival(v))
+}
+
+/// The facts plus `survived(0)` unless they hold a survival count.
+fn with_survival(mut facts: Vec<&str>) -> Vec<&str> {
+    if !facts.iter().any(|f| f.starts_with("survived(")) {
+        facts.push("survived(0)");
+    }
+    facts
 }
 
 fn result(north: i64, south: i64) -> Vec<(String, Option<i64>)> {
@@ -87,6 +96,15 @@ fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
 
+/// How many units of `player` the facts of a state hold.
+fn units_of(facts: &[String], player: &str) -> usize {
+    let tail = format!(", {player})");
+    facts
+        .iter()
+        .filter(|f| f.starts_with("unit(") && f.ends_with(&tail))
+        .count()
+}
+
 // ------------------------------------------------ seed 1: terms, arena
 
 /// Seed 1 / notes (board): the small arena, 6 units in each corner
@@ -97,14 +115,7 @@ fn seed1_start_position_and_garrisons() {
     let s = base();
     let init = s.initial();
     let mut expected = start_units();
-    expected.extend(strings(&[
-        "hits(0)",
-        "left(north, 12)",
-        "left(south, 12)",
-        "toss",
-        "throws_tens(0)",
-        "throws_units(0)",
-    ]));
+    expected.extend(strings(&["hits(0)", "survived(0)", "toss", "throws(0)"]));
     expected.sort();
     assert_eq!(s.facts(&init), expected);
     assert!(!s.is_terminal(&init));
@@ -133,10 +144,8 @@ fn seed2_toss_choice_and_attacker_opens() {
         "choosing",
         "control(north)",
         "hits(0)",
-        "left(north, 12)",
-        "left(south, 12)",
-        "throws_tens(0)",
-        "throws_units(0)",
+        "survived(0)",
+        "throws(0)",
     ]));
     expected.sort();
     assert_eq!(s.facts(&tossed), expected);
@@ -157,11 +166,9 @@ fn seed2_toss_choice_and_attacker_opens() {
         "control(south)",
         "defends(north)",
         "hits(0)",
-        "left(north, 12)",
-        "left(south, 12)",
+        "survived(0)",
         "thrown(4)",
-        "throws_tens(0)",
-        "throws_units(1)",
+        "throws(1)",
     ]));
     expected.sort();
     assert_eq!(s.facts(&defending), expected);
@@ -197,8 +204,6 @@ fn seed3_straight_lines_exact_distance() {
         "unit(sq(0, 9), north)",
         "unit(sq(1, 9), north)",
         "unit(sq(2, 9), north)",
-        "left(north, 3)",
-        "left(south, 1)",
         "defends(south)",
         "hits(0)",
         "control(south)",
@@ -228,8 +233,6 @@ fn seed3_straight_lines_exact_distance() {
             "unit(sq(0, 9), north)",
             "unit(sq(1, 9), north)",
             "unit(sq(2, 9), north)",
-            "left(north, 3)",
-            "left(south, 1)",
             "defends(south)",
             "hits(0)",
             "control(north)",
@@ -253,8 +256,6 @@ fn seed3_no_jumping_capture_at_exact_distance() {
         "unit(sq(5, 1), south)",
         "unit(sq(9, 0), south)",
         "unit(sq(9, 1), south)",
-        "left(north, 2)",
-        "left(south, 4)",
         "defends(north)",
         "hits(0)",
         "control(north)",
@@ -281,8 +282,6 @@ fn seed3_no_jumping_capture_at_exact_distance() {
             "unit(sq(2, 2), south)",
             "unit(sq(9, 0), south)",
             "unit(sq(9, 1), south)",
-            "left(north, 2)",
-            "left(south, 3)",
             "defends(north)",
             "hits(0)",
             "control(south)",
@@ -301,7 +300,6 @@ fn storming<'a>(north: &[&'a str], hits: &'a str, thrown: &'a str) -> Vec<&'a st
         "unit(sq(9, 0), south)",
         "unit(sq(8, 0), south)",
         "unit(sq(7, 0), south)",
-        "left(south, 4)",
         "defends(north)",
         "control(south)",
         hits,
@@ -335,7 +333,7 @@ fn storming_legal_3(storms: &[&str]) -> Vec<String> {
 #[test]
 fn seed3_hit_with_the_moat_empty_and_the_hitter_dies() {
     let s = base();
-    let north = ["unit(sq(0, 9), north)", "left(north, 1)"];
+    let north = ["unit(sq(0, 9), north)"];
     let p = s.state(&storming(&north, "hits(0)", "thrown(3)"));
     assert_eq!(s.legal(&p, "south"), storming_legal_3(&["hit(sq(1, 1))"]));
     assert_eq!(s.legal(&p, "north"), noop());
@@ -347,8 +345,6 @@ fn seed3_hit_with_the_moat_empty_and_the_hitter_dies() {
             "unit(sq(8, 0), south)",
             "unit(sq(7, 0), south)",
             "unit(sq(0, 9), north)",
-            "left(south, 3)",
-            "left(north, 1)",
             "defends(north)",
             "control(north)",
             "hits(1)",
@@ -356,6 +352,25 @@ fn seed3_hit_with_the_moat_empty_and_the_hitter_dies() {
         ])
     );
     assert!(!s.is_terminal(&after));
+
+    // Notes (gaps): a hit needs the exact distance. With a 4, sq(1, 1)
+    // (3 from the keep) neither hits nor passes the keep; sq(8, 0) and
+    // sq(9, 0), 4 from it along the other diagonal, hit.
+    let p = s.state(&storming(&north, "hits(0)", "thrown(4)"));
+    assert_eq!(
+        s.legal(&p, "south"),
+        sorted(&[
+            "move(sq(1, 1), n)",
+            "move(sq(1, 1), e)",
+            "move(sq(7, 0), n)",
+            "move(sq(7, 0), nw)",
+            "move(sq(7, 0), w)",
+            "move(sq(8, 0), n)",
+            "move(sq(9, 0), n)",
+            "hit(sq(8, 0))",
+            "hit(sq(9, 0))",
+        ])
+    );
 }
 
 /// Notes (gaps): hits need the exact distance. With a 2 the same unit only
@@ -364,11 +379,7 @@ fn seed3_hit_with_the_moat_empty_and_the_hitter_dies() {
 #[test]
 fn seed4_capture_in_the_moat_is_no_hit() {
     let s = base();
-    let north = [
-        "unit(sq(3, 3), north)",
-        "unit(sq(0, 9), north)",
-        "left(north, 2)",
-    ];
+    let north = ["unit(sq(3, 3), north)", "unit(sq(0, 9), north)"];
     let p = s.state(&storming(&north, "hits(0)", "thrown(2)"));
     assert_eq!(
         s.legal(&p, "south"),
@@ -395,8 +406,6 @@ fn seed4_capture_in_the_moat_is_no_hit() {
             "unit(sq(8, 0), south)",
             "unit(sq(7, 0), south)",
             "unit(sq(0, 9), north)",
-            "left(south, 4)",
-            "left(north, 1)",
             "defends(north)",
             "control(north)",
             "hits(0)",
@@ -415,8 +424,6 @@ fn seed3_one_hit_however_many_keep_cells_are_reached() {
         "unit(sq(0, 0), south)",
         "unit(sq(1, 0), south)",
         "unit(sq(9, 9), north)",
-        "left(south, 3)",
-        "left(north, 1)",
         "defends(north)",
         "hits(0)",
         "control(south)",
@@ -456,7 +463,6 @@ fn seed4_moat_held_attacker_chooses_the_defender_that_dies() {
         "unit(sq(3, 6), north)",
         "unit(sq(6, 6), north)",
         "unit(sq(0, 9), north)",
-        "left(north, 3)",
     ];
     let p = s.state(&storming(&north, "hits(0)", "thrown(3)"));
     assert_eq!(
@@ -475,8 +481,6 @@ fn seed4_moat_held_attacker_chooses_the_defender_that_dies() {
             "unit(sq(7, 0), south)",
             "unit(sq(3, 6), north)",
             "unit(sq(0, 9), north)",
-            "left(south, 3)",
-            "left(north, 2)",
             "defends(north)",
             "control(north)",
             "hits(0)",
@@ -492,7 +496,7 @@ fn seed4_moat_held_attacker_chooses_the_defender_that_dies() {
 #[test]
 fn seed5_third_hit_wins() {
     let s = base();
-    let north = ["unit(sq(0, 9), north)", "left(north, 1)"];
+    let north = ["unit(sq(0, 9), north)"];
     let p = s.state(&storming(&north, "hits(2)", "thrown(3)"));
     assert!(!s.is_terminal(&p));
     let after = s.play(&p, &[("south", "hit(sq(1, 1))"), ("random", "d6(2)")]);
@@ -506,7 +510,7 @@ fn seed5_third_hit_wins() {
 #[test]
 fn seed1_hits_needed_is_a_parameter() {
     let s = Scenario::open(BASE, &[("hits_needed", "4")]);
-    let north = ["unit(sq(0, 9), north)", "left(north, 1)"];
+    let north = ["unit(sq(0, 9), north)"];
     let p = s.state(&storming(&north, "hits(2)", "thrown(3)"));
     let after = s.play(&p, &[("south", "hit(sq(1, 1))"), ("random", "d6(2)")]);
     assert!(s.facts(&after).contains(&"hits(3)".to_string()));
@@ -533,8 +537,6 @@ fn seed5_defence_wins_with_fewer_attackers_than_hits_needed() {
             "unit(sq(0, 9), north)",
             "unit(sq(9, 9), north)",
             "unit(sq(5, 1), south)",
-            "left(north, 3)",
-            "left(south, 1)",
             "defends(south)",
             "control(south)",
             "thrown(1)",
@@ -557,7 +559,7 @@ fn seed5_defence_wins_with_fewer_attackers_than_hits_needed() {
         ])
     );
     let after = s.play(&p, &[("south", "move(sq(5, 1), n)"), ("random", "d6(1)")]);
-    assert!(s.facts(&after).contains(&"left(north, 2)".to_string()));
+    assert_eq!(units_of(&s.facts(&after), "north"), 2);
     assert!(s.is_terminal(&after));
     assert_eq!(s.goals(&after), result(0, 100));
 
@@ -578,8 +580,6 @@ fn seed5_survival_six_attacker_throws_then_draw() {
         "unit(sq(0, 9), north)",
         "unit(sq(9, 9), north)",
         "unit(sq(5, 1), south)",
-        "left(north, 3)",
-        "left(south, 1)",
         "defends(south)",
         "offensive_used",
         "hits(0)",
@@ -609,8 +609,6 @@ fn seed5_survival_six_attacker_throws_then_draw() {
     let gone = [
         "unit(sq(5, 1), north)",
         "unit(sq(0, 9), north)",
-        "left(north, 3)",
-        "left(south, 0)",
         "defends(south)",
         "offensive_used",
         "hits(0)",
@@ -651,8 +649,6 @@ fn seed5_survival_defender_keeps_turns_while_offensive_unused() {
         "unit(sq(0, 9), north)",
         "unit(sq(9, 9), north)",
         "unit(sq(5, 1), south)",
-        "left(north, 3)",
-        "left(south, 1)",
         "defends(south)",
         "hits(0)",
         "control(north)",
@@ -663,8 +659,6 @@ fn seed5_survival_defender_keeps_turns_while_offensive_unused() {
         "unit(sq(5, 1), north)",
         "unit(sq(0, 9), north)",
         "unit(sq(9, 9), north)",
-        "left(north, 3)",
-        "left(south, 0)",
         "defends(south)",
         "hits(0)",
     ];
@@ -675,12 +669,7 @@ fn seed5_survival_defender_keeps_turns_while_offensive_unused() {
     assert_eq!(s.legal(&gone, "north"), noop());
     let passed = s.play(&gone, &[("south", "pass"), ("random", "d6(5)")]);
     let mut expected = rest.to_vec();
-    expected.extend([
-        "control(north)",
-        "thrown(5)",
-        "throws_tens(0)",
-        "throws_units(2)",
-    ]);
+    expected.extend(["control(north)", "survived(0)", "thrown(5)", "throws(2)"]);
     assert_eq!(s.facts(&passed), sorted(&expected));
     let counted = s.play(
         &passed,
@@ -700,8 +689,6 @@ fn seed5_survival_a_hit_on_the_sixth_throw_wins() {
         "unit(sq(1, 1), north)",
         "unit(sq(0, 9), north)",
         "unit(sq(9, 9), north)",
-        "left(north, 3)",
-        "left(south, 0)",
         "defends(south)",
         "offensive_used",
         "hits(2)",
@@ -737,8 +724,6 @@ fn garrisoning<'a>(extra: &[&'a str]) -> Vec<&'a str> {
         "unit(sq(8, 1), south)",
         "unit(sq(9, 1), south)",
         "unit(sq(8, 8), south)",
-        "left(south, 12)",
-        "left(north, 1)",
         "defends(north)",
         "hits(0)",
         "control(north)",
@@ -778,14 +763,14 @@ fn seed6_garrisoning_on_a_six() {
     let mut expected: Vec<String> = s
         .facts(&s.state(&garrisoning(&[])))
         .into_iter()
-        .filter(|f| !f.starts_with("control") && !f.starts_with("throws_units"))
+        .filter(|f| !f.starts_with("control") && !f.starts_with("throws("))
         .collect();
     expected.extend(strings(&[
         "unit(sq(9, 2), north)",
         "garrisoned(north)",
         "control(south)",
         "thrown(4)",
-        "throws_units(1)",
+        "throws(1)",
     ]));
     expected.sort();
     assert_eq!(s.facts(&after), expected);
@@ -820,7 +805,6 @@ fn offensive<'a>(extra: &[&'a str]) -> Vec<&'a str> {
         "unit(sq(1, 0), south)",
         "unit(sq(9, 9), north)",
         "unit(sq(9, 8), north)",
-        "left(north, 4)",
         "defends(south)",
         "hits(0)",
     ];
@@ -844,7 +828,7 @@ fn seed6_offensive_on_a_one() {
     let s = base();
     let moat = ["unit(sq(3, 3), north)", "unit(sq(6, 5), north)"];
     let mut facts = moat.to_vec();
-    facts.extend(["left(south, 2)", "control(south)", "thrown(1)"]);
+    facts.extend(["control(south)", "thrown(1)"]);
     let p = s.state(&offensive(&facts));
     let mut expected = SOUTH_CORNER_ONES.to_vec();
     expected.extend(["offensive(sq(3, 3))", "offensive(sq(6, 5))"]);
@@ -858,8 +842,6 @@ fn seed6_offensive_on_a_one() {
             "unit(sq(3, 3), north)",
             "unit(sq(9, 9), north)",
             "unit(sq(9, 8), north)",
-            "left(north, 3)",
-            "left(south, 2)",
             "defends(south)",
             "hits(0)",
             "offensive_used",
@@ -881,12 +863,7 @@ fn seed6_offensive_refused() {
         v.extend_from_slice(extra);
         s.state(&offensive(&v))
     };
-    let three = with(&[
-        "unit(sq(9, 0), south)",
-        "left(south, 3)",
-        "control(south)",
-        "thrown(1)",
-    ]);
+    let three = with(&["unit(sq(9, 0), south)", "control(south)", "thrown(1)"]);
     let mut expected = SOUTH_CORNER_ONES.to_vec();
     expected.extend([
         "move(sq(9, 0), n)",
@@ -895,15 +872,10 @@ fn seed6_offensive_refused() {
     ]);
     assert_eq!(s.legal(&three, "south"), sorted(&expected));
 
-    let used = with(&[
-        "left(south, 2)",
-        "offensive_used",
-        "control(south)",
-        "thrown(1)",
-    ]);
+    let used = with(&["offensive_used", "control(south)", "thrown(1)"]);
     assert_eq!(s.legal(&used, "south"), sorted(&SOUTH_CORNER_ONES));
 
-    let two = with(&["left(south, 2)", "control(south)", "thrown(2)"]);
+    let two = with(&["control(south)", "thrown(2)"]);
     assert_eq!(
         s.legal(&two, "south"),
         sorted(&[
@@ -918,13 +890,12 @@ fn seed6_offensive_refused() {
     let outside = s.state(&offensive(&[
         "unit(sq(2, 3), north)",
         "unit(sq(7, 5), north)",
-        "left(south, 2)",
         "control(south)",
         "thrown(1)",
     ]));
     assert_eq!(s.legal(&outside, "south"), sorted(&SOUTH_CORNER_ONES));
 
-    let attacker = with(&["left(south, 2)", "control(north)", "thrown(1)"]);
+    let attacker = with(&["control(north)", "thrown(1)"]);
     assert_eq!(
         s.legal(&attacker, "north"),
         sorted(&[
@@ -965,8 +936,6 @@ fn seed6_offensive_with_no_defender_left() {
             "unit(sq(0, 9), north)",
             "unit(sq(9, 9), north)",
             "unit(sq(9, 8), north)",
-            "left(north, 4)",
-            "left(south, 0)",
             "defends(south)",
             "hits(0)",
             "control(south)",
@@ -979,9 +948,9 @@ fn seed6_offensive_with_no_defender_left() {
     let mut expected: Vec<String> = s
         .facts(&s.state(&facts("thrown(1)")))
         .into_iter()
-        .filter(|f| f != "throws_units(0)")
+        .filter(|f| f != "throws(0)")
         .collect();
-    expected.push("throws_units(1)".to_string());
+    expected.push("throws(1)".to_string());
     expected.sort();
     assert_eq!(s.facts(&again), expected);
     assert_eq!(s.legal(&again, "south"), sorted(&["offensive(sq(3, 3))"]));
@@ -999,8 +968,6 @@ fn seed6_stalemate_rethrow() {
         "unit(sq(5, 0), north)",
         "unit(sq(4, 9), north)",
         "unit(sq(9, 5), south)",
-        "left(north, 3)",
-        "left(south, 1)",
         "defends(south)",
         "hits(0)",
         "control(north)",
@@ -1037,36 +1004,47 @@ fn seed6_stalemate_rethrow() {
 
 // ------------------------------------------------------ the throw cap
 
-/// Notes (end): after `cap` throws the game ends in a draw (parameter; two
-/// digits count the throws).
+/// Notes (end): after `cap` throws the game ends in a draw (a parameter;
+/// the counter `throws` counts every die throw and stops at `cap`). One
+/// throw short of the cap the game goes on; the throw made with the next
+/// action reaches it.
 #[test]
 fn cap_on_throws_ends_in_a_draw() {
-    for (cap, tens) in [("20", "throws_tens(1)"), ("1000", "throws_tens(99)")] {
+    for (cap, before, reached) in [
+        ("20", "throws(19)", "throws(20)"),
+        ("1000", "throws(999)", "throws(1000)"),
+    ] {
         let s = Scenario::open(BASE, &[("cap", cap)]);
-        let p = s.state(&[
+        let position = [
             "unit(sq(7, 2), south)",
             "unit(sq(0, 9), north)",
             "unit(sq(1, 9), north)",
             "unit(sq(2, 9), north)",
-            "left(north, 3)",
-            "left(south, 1)",
             "defends(south)",
             "hits(0)",
             "control(south)",
             "thrown(2)",
-            tens,
-            "throws_units(9)",
-        ]);
+        ];
+        let mut facts = position.to_vec();
+        facts.push(before);
+        let p = s.state(&facts);
         assert!(!s.is_terminal(&p), "cap {cap}");
         let after = s.play(&p, &[("south", "move(sq(7, 2), n)"), ("random", "d6(3)")]);
-        let facts = s.facts(&after);
-        let next_tens = if cap == "20" {
-            "throws_tens(2)"
-        } else {
-            "throws_tens(100)"
-        };
-        assert!(facts.contains(&next_tens.to_string()), "{facts:?}");
-        assert!(facts.contains(&"throws_units(0)".to_string()));
+        assert_eq!(
+            s.facts(&after),
+            sorted(&[
+                "unit(sq(7, 4), south)",
+                "unit(sq(0, 9), north)",
+                "unit(sq(1, 9), north)",
+                "unit(sq(2, 9), north)",
+                "defends(south)",
+                "hits(0)",
+                "control(north)",
+                "thrown(3)",
+                reached,
+            ]),
+            "cap {cap}"
+        );
         assert!(s.is_terminal(&after), "cap {cap}");
         assert_eq!(s.goals(&after), result(50, 50));
     }
@@ -1081,8 +1059,6 @@ fn seed6_stalemate_rethrow_counts_for_survival() {
         "unit(sq(4, 0), north)",
         "unit(sq(5, 0), north)",
         "unit(sq(4, 9), north)",
-        "left(north, 3)",
-        "left(south, 0)",
         "defends(south)",
         "offensive_used",
         "hits(0)",
@@ -1157,13 +1133,7 @@ fn perft_depth_3_matches_an_independent_count() {
     for n in 1..=6 {
         let by_hand = start_actions_by_hand(n);
         let mut facts = start_units();
-        facts.extend(strings(&[
-            "left(north, 12)",
-            "left(south, 12)",
-            "defends(south)",
-            "hits(0)",
-            "control(north)",
-        ]));
+        facts.extend(strings(&["defends(south)", "hits(0)", "control(north)"]));
         facts.push(format!("thrown({n})"));
         let facts: Vec<&str> = facts.iter().map(String::as_str).collect();
         let p = s.state(&at_start_of_count(&facts));
@@ -1230,14 +1200,7 @@ fn variant_12x12_is_a_parameter_change() {
         expected.push(format!("unit(sq({x}, {}), south)", 11 - y));
         expected.push(format!("unit(sq({}, {}), south)", 11 - x, 11 - y));
     }
-    expected.extend(strings(&[
-        "hits(0)",
-        "left(north, 20)",
-        "left(south, 20)",
-        "toss",
-        "throws_tens(0)",
-        "throws_units(0)",
-    ]));
+    expected.extend(strings(&["hits(0)", "survived(0)", "toss", "throws(0)"]));
     expected.sort();
     assert_eq!(large.facts(&large.initial()), expected);
 }
@@ -1252,8 +1215,6 @@ fn variant_12x12_keep_and_moat_in_the_centre() {
         "unit(sq(11, 0), south)",
         "unit(sq(10, 0), south)",
         "unit(sq(0, 11), north)",
-        "left(south, 3)",
-        "left(north, 1)",
         "defends(north)",
         "hits(0)",
         "control(south)",
@@ -1300,16 +1261,7 @@ fn variant_teams_start_toss_and_choice() {
     expected.extend(units_on(&ne, "ne"));
     expected.extend(units_on(&sw, "sw"));
     expected.extend(units_on(&se, "se"));
-    expected.extend(strings(&[
-        "hits(0)",
-        "left(nw, 6)",
-        "left(ne, 6)",
-        "left(sw, 6)",
-        "left(se, 6)",
-        "toss",
-        "throws_tens(0)",
-        "throws_units(0)",
-    ]));
+    expected.extend(strings(&["hits(0)", "survived(0)", "toss", "throws(0)"]));
     expected.sort();
     assert_eq!(s.facts(&init), expected);
     assert_eq!(
@@ -1347,10 +1299,6 @@ fn variant_teams_turn_order_partners_and_sitting_out() {
         "unit(sq(0, 0), sw)",
         "unit(sq(2, 5), se)",
         "unit(sq(9, 0), se)",
-        "left(nw, 1)",
-        "left(ne, 2)",
-        "left(sw, 2)",
-        "left(se, 2)",
         "defends(north)",
         "hits(0)",
         "control(nw)",
@@ -1370,7 +1318,7 @@ fn variant_teams_turn_order_partners_and_sitting_out() {
     );
     let after = s.play(&p, &[("nw", "move(sq(2, 6), n)"), ("random", "d6(1)")]);
     let facts = s.facts(&after);
-    assert!(facts.contains(&"left(sw, 1)".to_string()));
+    assert_eq!(units_of(&facts, "sw"), 1);
     assert!(facts.contains(&"control(sw)".to_string()));
     let after = s.play(&after, &[("sw", "move(sq(0, 0), n)"), ("random", "d6(1)")]);
     assert!(s.facts(&after).contains(&"control(ne)".to_string()));
@@ -1383,10 +1331,6 @@ fn variant_teams_turn_order_partners_and_sitting_out() {
         "unit(sq(0, 0), sw)",
         "unit(sq(1, 0), sw)",
         "unit(sq(2, 0), sw)",
-        "left(nw, 1)",
-        "left(ne, 1)",
-        "left(sw, 3)",
-        "left(se, 0)",
         "defends(north)",
         "hits(0)",
         "control(ne)",
@@ -1416,10 +1360,6 @@ fn variant_teams_count_the_team() {
         "unit(sq(9, 0), se)",
         "unit(sq(0, 9), nw)",
         "unit(sq(9, 9), ne)",
-        "left(nw, 1)",
-        "left(ne, 1)",
-        "left(sw, 1)",
-        "left(se, 1)",
         "defends(north)",
         "hits(0)",
         "control(ne)",
@@ -1433,10 +1373,6 @@ fn variant_teams_count_the_team() {
         "unit(sq(9, 0), se)",
         "unit(sq(0, 9), nw)",
         "unit(sq(9, 9), ne)",
-        "left(nw, 1)",
-        "left(ne, 1)",
-        "left(sw, 2)",
-        "left(se, 1)",
         "defends(north)",
         "hits(0)",
         "control(ne)",
@@ -1524,6 +1460,35 @@ fn bad_input_play_refuses_illegal_move() {
     assert!(out.contains("2. north=noop south=choose(attack) random=d6(5)\n"));
     assert!(out.contains("3. north=noop south=move(sq(2, 0), n) random=d6(1)\n"));
     assert!(out.ends_with("stopped after 3 steps (--max-steps)\n"));
+}
+
+/// Bad input (issue): in the REPL, a move that is not legal is refused with
+/// the legal moves, and nothing changes: the session goes on exactly as one
+/// without the bad line.
+#[test]
+fn bad_input_repl_refuses_illegal_move_and_changes_nothing() {
+    let args = ["repl", BASE, "--seed", "1"];
+    let (out, err, code) = run(
+        &args,
+        "roll toss(north)\nplay choose(attak)\nmoves\nstate\n",
+    );
+    assert_eq!(
+        err,
+        "error: `choose(attak)` is not a legal move of north; legal: choose(attack), \
+         choose(defence)\n"
+    );
+    assert_eq!(code, 1);
+    let (clean, clean_err, clean_code) = run(&args, "roll toss(north)\nmoves\nstate\n");
+    assert_eq!((clean_err.as_str(), clean_code), ("", 0));
+    assert_eq!(out, clean);
+    assert!(out.contains("north: 1. choose(attack)    2. choose(defence)\nsouth: 1. noop\n"));
+    let mut units = start_units();
+    units.sort();
+    let tail = format!(
+        "choosing\ncontrol(north)\nhits(0)\nsurvived(0)\nthrows(0)\n{}\n",
+        units.join("\n")
+    );
+    assert!(out.ends_with(&tail), "REPL output:\n{out}");
 }
 
 /// Observed toss and die frequencies in seeded random playouts match the

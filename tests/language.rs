@@ -8,7 +8,7 @@ use common::{Scenario, sorted};
 use std::path::{Path, PathBuf};
 use tabula::diag::{Diagnostic, codes};
 use tabula::syntax::rules::{self, show_literal, show_rule};
-use tabula::syntax::{self, Program, SourceMap, Symbols, Syntax};
+use tabula::syntax::{self, Colour, Program, SourceMap, Symbols, Syntax, Term};
 
 fn parse(text: &str) -> Result<Program, (SourceMap, Vec<Diagnostic>)> {
     let mut sources = SourceMap::default();
@@ -60,6 +60,15 @@ fn located(sources: &SourceMap, errors: &[Diagnostic]) -> Vec<String> {
 }
 
 /// The errors of a text as `LINE:COL CODE message`.
+fn show_term(p: &Program, t: &Term) -> String {
+    tabula::syntax::Show {
+        item: t,
+        symbols: &p.symbols,
+        syntax: Syntax::Rules,
+    }
+    .to_string()
+}
+
 fn errors_of(text: &str) -> Vec<String> {
     match parse(text) {
         Ok(p) => panic!("expected errors, got {:?}", printed(&p)),
@@ -250,6 +259,60 @@ fn cross_board_exact() {
              adjacent(centre, n, sq(1, 2)).
              adjacent(centre, e, sq(2, 1))."
         )
+    );
+}
+
+#[test]
+fn extra_cells_beside_a_cross() {
+    let p =
+        program("roles x.\nboard cross(1, 1) from 0 directions n(0, 1): zero 0 0, home(x) 2 2.");
+    let rules = printed(&p);
+    assert!(rules.contains(&"square(zero).".to_string()));
+    assert!(rules.contains(&"square(home(x)).".to_string()));
+    assert!(
+        !rules
+            .iter()
+            .any(|r| r.starts_with("adjacent") && r.contains("zero"))
+    );
+    let b = p.meta.board.as_ref().expect("a board view");
+    let at = |name: &str| {
+        b.cells
+            .iter()
+            .find(|c| show_term(&p, &c.name) == name)
+            .map(|c| (c.col, c.row))
+    };
+    // Screen rows count from the top: sq(0, 0) is the bottom left.
+    assert_eq!(at("zero"), Some((0, 2)));
+    assert_eq!(at("home(x)"), Some((2, 0)));
+    assert_eq!(
+        errors_of("roles x.\nboard cross(1, 1) from 0: a 1 1, b 3 0, c 1 0, d, e 0 0, f 0 0."),
+        [
+            "2:27 E0003 (1, 1) is not a free place of the frame",
+            "2:34 E0003 (3, 0) is outside the board's frame",
+            "2:41 E0003 (1, 0) is not a free place of the frame",
+            "2:48 E0003 an extra cell is `NAME X Y`, X and Y as in `sq(X, Y)`",
+            "2:58 E0003 (0, 0) is not a free place of the frame",
+        ]
+    );
+}
+
+#[test]
+fn colours_of_pieces_and_regions() {
+    let p = program(
+        "roles x, o.\nboard grid(2, 1).\nregion finish: sq(2, 1) as green.\n\
+         pieces x: 1 pawn \"P\" as red.\npieces o: 1 pawn.\n\
+         draw cell(C, R) at C as piece(R, pawn).",
+    );
+    let b = p.meta.board.as_ref().expect("a board");
+    let colours: Vec<_> = b.pieces.iter().map(|v| v.colour).collect();
+    assert_eq!(colours, vec![Some(Colour::Red), None]);
+    let finish = p.symbols.get("finish").expect("the region's name");
+    assert_eq!(b.mark_colours, vec![(finish, Colour::Green)]);
+    assert_eq!(
+        errors_of("roles x.\npieces x: 1 pawn as pink."),
+        [
+            "2:21 E0003 no colour `pink`: one of black, red, green, yellow, blue, magenta, cyan, white"
+        ]
     );
 }
 

@@ -1,6 +1,7 @@
 //! A playout step of the incremental engine allocates nothing: a counting
 //! global allocator watches `set_state`, `random_move` and `next_into`
-//! over whole random playouts of a shipped game with chance and captures.
+//! over whole random playouts of a shipped game with chance and captures,
+//! and of a test game whose goal is a recursive component.
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -71,13 +72,13 @@ fn play(m: &mut Machine, joint: &mut [u32], seed: u64) -> (u64, [u64; 3]) {
     (steps, made)
 }
 
-fn steps_allocate_nothing(file: &str) {
+fn steps_allocate_nothing(file: &str, engine: EngineKind) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     let mut game = match tabula::load::open(&path, None, &Default::default()) {
         Ok(l) => l.game,
         Err(f) => panic!("{file} does not load: {:?}", f.diagnostics),
     };
-    game.set_engine(EngineKind::Incremental);
+    game.set_engine(engine);
     let mut m = game.machine();
     let mut joint = vec![0; game.role_count()];
     let mut steps = 0;
@@ -96,10 +97,17 @@ fn steps_allocate_nothing(file: &str) {
 
 #[test]
 fn a_pawn_race_step_allocates_nothing() {
-    steps_allocate_nothing("games/pawn_whopping.rules");
+    steps_allocate_nothing("games/pawn_whopping.rules", EngineKind::Incremental);
 }
 
 #[test]
 fn a_tablan_step_allocates_nothing() {
-    steps_allocate_nothing("games/tablan.rules");
+    steps_allocate_nothing("games/tablan.rules", EngineKind::Incremental);
+}
+
+/// The goal of hexlink reads a recursive component, evaluated again
+/// whenever a stone is placed.
+#[test]
+fn a_step_through_a_recursive_component_allocates_nothing() {
+    steps_allocate_nothing("tests/games/hexlink.kif", EngineKind::Incremental);
 }

@@ -9,7 +9,7 @@
 //! again, 73..80 coloured column, 81 centre); `control(R)`, `throwing`,
 //! `held(V, N)`, `streak(V, N)`, `bonus`, `formed(C)`, `placed(R, K)`; the
 //! roll-off's `rolling(R)`, `in_round(R)`, `rolled(R, V)`; the throw counter
-//! `throws_high(H)`, `throws_low(L)`. Moves: `move(P, V, To)`,
+//! `throws(N)`. Moves: `move(P, V, To)`,
 //! `pair(Cell, V, To)`, `pass`, `noop`; nature's `cowries(V)`.
 //!
 //! Cells are computed here from the notes' geometry table (NOTES.md, 001
@@ -100,11 +100,10 @@ fn owned(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
 
-/// A position: these facts and the throw counter at `low`.
-fn at_count(s: &Scenario, facts: &[String], low: i64) -> State {
+/// A position: these facts and the throw counter at `throws`.
+fn at_count(s: &Scenario, facts: &[String], throws: i64) -> State {
     let mut all = facts.to_vec();
-    all.push("throws_high(0)".to_string());
-    all.push(format!("throws_low({low})"));
+    all.push(format!("throws({throws})"));
     let refs: Vec<&str> = all.iter().map(String::as_str).collect();
     s.state(&refs)
 }
@@ -117,7 +116,7 @@ fn position(s: &Scenario, facts: &[String]) -> State {
 fn facts(s: &Scenario, st: &State) -> Vec<String> {
     s.facts(st)
         .into_iter()
-        .filter(|f| !f.starts_with("throws_"))
+        .filter(|f| !f.starts_with("throws("))
         .collect()
 }
 
@@ -176,8 +175,7 @@ fn seed1_seed3_start_on_the_zero_marks() {
         "in_round(red)",
         "in_round(green)",
         "rolling(black)",
-        "throws_high(0)",
-        "throws_low(0)",
+        "throws(0)",
     ]));
     assert_eq!(s.facts(&init), set(expected));
     assert!(!s.is_terminal(&init));
@@ -263,7 +261,7 @@ fn seed8_roll_off_records_each_throw() {
             "rolling(blue)",
         ]))
     );
-    assert!(s.facts(&after).contains(&"throws_low(1)".to_string()));
+    assert!(s.facts(&after).contains(&"throws(1)".to_string()));
     assert_eq!(s.chance(&after), cowries());
 }
 
@@ -289,12 +287,7 @@ fn seed8_highest_throw_starts() {
     let after = s.play(&st, &[("random", "cowries(25)")]);
     assert_eq!(
         s.facts(&after),
-        set(opening(&[
-            "control(green)",
-            "throwing",
-            "throws_high(0)",
-            "throws_low(4)"
-        ]))
+        set(opening(&["control(green)", "throwing", "throws(4)"]))
     );
     waiting(&s, &after, "");
     assert_eq!(s.chance(&after), cowries());
@@ -1159,14 +1152,10 @@ fn gap_throw_cap_ranks_by_progress() {
     assert!(s.is_terminal(&after));
     assert_eq!(s.goals(&after), goals(100, 33, 33, 67));
 
-    // The default cap is 3000 throws.
+    // The default cap is 3000 throws: one short of it the game goes on.
     let base = base();
-    let st = at_count(&base, &f, 0);
-    assert!(!base.is_terminal(&st));
-    let mut g = f.clone();
-    g.extend(owned(&["throws_high(30)", "throws_low(0)"]));
-    let refs: Vec<&str> = g.iter().map(String::as_str).collect();
-    assert!(base.is_terminal(&base.state(&refs)));
+    assert!(!base.is_terminal(&at_count(&base, &f, 2999)));
+    assert!(base.is_terminal(&at_count(&base, &f, 3000)));
 }
 
 // ------------------------------------------------------------ variant d6
@@ -1260,6 +1249,40 @@ fn bad_input_play_refuses_illegal_move() {
 }
 
 // ------------------------------------------------------------ sanity
+
+/// Bad input (issue): in the REPL, a move that is not legal is refused with
+/// the legal moves, and nothing changes: the session goes on exactly as one
+/// without the bad line. Red starts (25 in the roll-off) and throws a 3.
+#[test]
+fn bad_input_repl_refuses_illegal_move_and_changes_nothing() {
+    let args = ["repl", BASE, "--seed", "1"];
+    let throws = "roll cowries(2)\nroll cowries(2)\nroll cowries(25)\nroll cowries(2)\n\
+                  roll cowries(3)\n";
+    let (out, err, code) = run(
+        &args,
+        &format!("{throws}play move(0, 2, sq(8, 6))\nmoves\nstate\n"),
+    );
+    assert_eq!(
+        err,
+        "error: `move(0, 2, sq(8, 6))` is not a legal move of red; legal: pass, \
+         move(0, 3, sq(8, 5))\n"
+    );
+    assert_eq!(code, 1);
+    let (clean, clean_err, clean_code) = run(&args, &format!("{throws}moves\nstate\n"));
+    assert_eq!((clean_err.as_str(), clean_code), ("", 0));
+    assert_eq!(out, clean);
+    let mut state: Vec<String> = PLAYERS
+        .iter()
+        .flat_map(|r| (1..=4).map(move |i| format!("zero({r}, {i})")))
+        .collect();
+    state.sort();
+    let tail = format!(
+        "red: 1. pass                   2. move(0, 3, sq(8, 5))\ngreen: 1. noop\n\
+         random: 1. noop 1\ncontrol(red)\nheld(3, 1)\nthrows(5)\n{}\n",
+        state.join("\n")
+    );
+    assert!(out.ends_with(&tail), "REPL output:\n{out}");
+}
 
 /// Observed cowrie frequencies in seeded random playouts match the declared
 /// weights within 1.5 percentage points.

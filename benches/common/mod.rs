@@ -1,6 +1,7 @@
 //! The game set shared by the benchmarks: every shipped game (`games/`,
-//! `games/variants/`) and, when present, every conformance game
-//! (`../shared/conformance/games`), discovered at run time and sorted.
+//! `games/variants/`), the test games named in [`OWN`] and, when present,
+//! every conformance game (`../shared/conformance/games`), discovered at
+//! run time and sorted.
 
 use std::path::{Path, PathBuf};
 
@@ -9,6 +10,10 @@ pub struct BenchGame {
     pub label: String,
     pub path: PathBuf,
 }
+
+/// Test games of our own that a speed change was measured on: hexlink's
+/// goal is a recursive component evaluated in every state.
+const OWN: [&str; 1] = ["tests/games/hexlink.kif"];
 
 /// Game files of `dir` (`.rules`, `.kif`, `.gdl`), sorted; none if absent.
 fn game_files(dir: &Path) -> Vec<PathBuf> {
@@ -28,17 +33,22 @@ fn game_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// Every game to benchmark, labelled `games/…`, `variants/…`, `conformance/…`.
+/// Every game to benchmark, labelled `games/…`, `variants/…`, `tests/…`,
+/// `conformance/…`.
 pub fn games() -> Vec<BenchGame> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dirs = [
-        ("games", root.join("games")),
-        ("variants", root.join("games/variants")),
-        ("conformance", root.join("../shared/conformance/games")),
+        ("games", game_files(&root.join("games"))),
+        ("variants", game_files(&root.join("games/variants"))),
+        ("tests", OWN.iter().map(|f| root.join(f)).collect()),
+        (
+            "conformance",
+            game_files(&root.join("../shared/conformance/games")),
+        ),
     ];
     let mut out = Vec::new();
-    for (prefix, dir) in dirs {
-        for path in game_files(&dir) {
+    for (prefix, files) in dirs {
+        for path in files {
             let name = path.file_name().unwrap_or_default().to_string_lossy();
             out.push(BenchGame {
                 label: format!("{prefix}/{name}"),

@@ -8,7 +8,7 @@
 //! Holds: atoms that depend on neither `true` nor `does` are evaluated here
 //! once and folded away; derived slots are numbered in dependency order, so a
 //! plan is a sorted list of slots, and a recursive component occupies a
-//! contiguous range that is iterated to its least fixpoint.
+//! contiguous range that is evaluated to its least fixpoint (`fixpoint`).
 //!
 //! The stages, each a function with a typed result: [`AtomGraph::new`]
 //! (dependencies and components), [`fold`] (classify atoms, evaluate the
@@ -18,6 +18,7 @@
 //! [`Plans::new`] (one plan per query cone) and [`early_rules`] (triggered
 //! rules decided as soon as the move is known, grouped by a shared literal).
 
+use super::fixpoint::Recursion;
 use crate::diag::{Diagnostic, codes};
 use crate::gdl::{self, Names, Relation};
 use crate::ground::{AtomId, GTerm, Ground, Lit, TermId};
@@ -93,6 +94,8 @@ pub struct Net {
     pub full: Vec<PlanStep>,
     /// The slot of every ground atom (constants on slots 0 and 1).
     pub atom_slot: Vec<u32>,
+    /// How each recursive component is evaluated to its fixpoint.
+    pub recursion: Recursion,
 }
 
 impl Net {
@@ -172,7 +175,7 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
         .map_err(|errors| errors.iter().map(|e| e.diagnostic(g)).collect::<Vec<_>>())?;
     let plans = Plans::new(&layout, &encoded, &tables);
     let (early, early_groups) = early_rules(&layout, &mut encoded, &plans);
-    Ok(Net {
+    let mut net = Net {
         slots: layout.slots,
         base: folded.base,
         first_derived: layout.first_derived,
@@ -194,7 +197,11 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
         after: plans.after,
         full: plans.full,
         atom_slot: layout.slot,
-    })
+        recursion: Recursion::default(),
+    };
+    let recursive = layout.ranges.iter().filter(|r| r.recursive);
+    net.recursion = Recursion::new(&net, recursive.map(|r| (r.start, r.end)));
+    Ok(net)
 }
 
 /// The net of a game on the rule evaluator: base facts, the initial state
@@ -262,15 +269,21 @@ impl AtomGraph {
         for (r, h) in g.heads.iter().enumerate() {
             head_rules[h.0 as usize].push(r as u32);
         }
-        let succ: Vec<Vec<u32>> = head_rules
-            .iter()
-            .map(|rules| {
-                let mut s: Vec<u32> = rules
-                    .iter()
-                    .flat_map(|&r| g.body(r as usize).iter().map(|l| l.atom().0))
-                    .collect();
+        // `seen[b] == a + 1`: atom `b` is already a successor of `a`.
+        let mut seen = vec![0u32; n];
+        let succ: Vec<Vec<u32>> = (head_rules.iter().enumerate())
+            .map(|(a, rules)| {
+                let mut s = Vec::new();
+                for &r in rules {
+                    for l in g.body(r as usize) {
+                        let b = l.atom().0 as usize;
+                        if seen[b] != a as u32 + 1 {
+                            seen[b] = a as u32 + 1;
+                            s.push(b as u32);
+                        }
+                    }
+                }
                 s.sort_unstable();
-                s.dedup();
                 s
             })
             .collect();
@@ -305,10 +318,55 @@ enum Status {
 struct Folded {
     status: Vec<Status>,
     /// The rules of each derived atom, simplified against the constants
-    /// (empty for every other atom).
-    rules: Vec<Vec<Vec<Lit>>>,
+    /// (none for every other atom).
+    rules: Rules,
     /// The term of each base fact.
     base: Vec<TermId>,
+}
+
+/// Rules as ranges of one literal list (one allocation for millions of
+/// rules), filed by head atom.
+struct Rules {
+    lits: Vec<Lit>,
+    /// Rule `i`'s literals are `lits[start[i]..start[i + 1]]`.
+    start: Vec<u32>,
+    /// Atom `a`'s rules are `of_atom[a].0..of_atom[a].1`.
+    of_atom: Vec<(u32, u32)>,
+}
+
+impl Rules {
+    /// Room for the rules and literals of `g`, which folding only removes.
+    fn new(g: &Ground) -> Rules {
+        let mut start = Vec::with_capacity(g.heads.len() + 1);
+        start.push(0);
+        Rules {
+            lits: Vec::with_capacity(g.lits.len()),
+            start,
+            of_atom: vec![(0, 0); g.atoms.len()],
+        }
+    }
+
+    fn count(&self) -> u32 {
+        self.start.len() as u32 - 1
+    }
+
+    /// Ends the rule whose literals were pushed since the last one ended.
+    fn close(&mut self) {
+        self.start.push(self.lits.len() as u32);
+    }
+
+    /// Forgets rule `rule` and every rule after it.
+    fn truncate(&mut self, rule: u32) {
+        self.lits.truncate(self.start[rule as usize] as usize);
+        self.start.truncate(rule as usize + 1);
+    }
+
+    /// The bodies of atom `a`'s rules.
+    fn of(&self, a: usize) -> impl Iterator<Item = &[Lit]> {
+        let (from, to) = self.of_atom[a];
+        (from as usize..to as usize)
+            .map(|r| &self.lits[self.start[r] as usize..self.start[r + 1] as usize])
+    }
 }
 
 /// Classifies every atom: base facts numbered in the natural order of
@@ -335,7 +393,7 @@ fn fold(g: &Ground, kinds: &[Option<Relation>], graph: &AtomGraph) -> Folded {
     }
     let mut folded = Folded {
         status,
-        rules: vec![Vec::new(); n],
+        rules: Rules::new(g),
         base: base_atoms.iter().map(|&a| g.atoms[a].args[0]).collect(),
     };
     let mut member = Membership {
@@ -380,15 +438,18 @@ fn fold_component(
     let inside = |a: AtomId| member.comp[a.0 as usize] == ci;
     let mut dynamic = false;
     let mut uses_does = false;
+    let first = folded.rules.count();
     for &a in comp {
-        let mut rules = Vec::new();
+        let from = folded.rules.count();
         'rule: for &r in &graph.head_rules[a as usize] {
-            let mut body = Vec::new();
+            let mark = folded.rules.lits.len();
             for &l in g.body(r as usize) {
                 match folded.status[l.atom().0 as usize] {
                     Status::Const(v) if !inside(l.atom()) => {
                         if v == l.negated() {
-                            continue 'rule; // a false literal kills the rule
+                            // A false literal kills the rule.
+                            folded.rules.lits.truncate(mark);
+                            continue 'rule;
                         }
                         continue; // a true literal is dropped
                     }
@@ -400,25 +461,27 @@ fn fold_component(
                     }
                     _ => {}
                 }
-                body.push(l);
+                folded.rules.lits.push(l);
             }
-            rules.push(body);
+            folded.rules.close();
         }
-        folded.rules[a as usize] = rules;
+        folded.rules.of_atom[a as usize] = (from, folded.rules.count());
     }
     let recursive = graph.recursive(comp);
     if !dynamic {
         let values = static_values(comp, recursive, &member.position, &folded.rules);
+        // The component's rules are the last ones filed.
+        folded.rules.truncate(first);
         for (&a, v) in comp.iter().zip(values) {
             folded.status[a as usize] = Status::Const(v);
-            folded.rules[a as usize].clear();
+            folded.rules.of_atom[a as usize] = (first, first);
         }
     } else if !recursive {
         let a = comp[0] as usize;
-        let rules = &folded.rules[a];
-        folded.status[a] = if rules.iter().any(|b| b.is_empty()) {
+        let rules = &folded.rules;
+        folded.status[a] = if rules.of(a).any(|b| b.is_empty()) {
             Status::Const(true)
-        } else if rules.is_empty() {
+        } else if rules.of(a).next().is_none() {
             Status::Const(false)
         } else {
             Status::Derived(uses_does)
@@ -432,18 +495,13 @@ fn fold_component(
 
 /// The least fixpoint of a static component whose rules read, besides
 /// constants already folded away, only its own members.
-fn static_values(
-    comp: &[u32],
-    recursive: bool,
-    position: &[u32],
-    rules: &[Vec<Vec<Lit>>],
-) -> Vec<bool> {
+fn static_values(comp: &[u32], recursive: bool, position: &[u32], rules: &Rules) -> Vec<bool> {
     let mut values = vec![false; comp.len()];
     let rounds = if recursive { comp.len() + 1 } else { 1 };
     for _ in 0..rounds {
         let mut changed = false;
         for (i, &a) in comp.iter().enumerate() {
-            let v = rules[a as usize].iter().any(|body| {
+            let v = rules.of(a as usize).any(|body| {
                 // Every literal left reads a member of the component.
                 body.iter()
                     .all(|l| values[position[l.atom().0 as usize] as usize] != l.negated())
@@ -576,40 +634,46 @@ fn encode(folded: &Folded, layout: &Layout) -> Encoded {
     for range in layout.ranges.iter().filter(|r| r.recursive) {
         (range.start..range.end).for_each(|s| recursive_slot[s as usize] = true);
     }
+    let mut rule_lits = Vec::with_capacity(folded.rules.count() as usize + 1);
+    rule_lits.push(0);
     let mut out = Encoded {
         slot_rules: vec![0],
-        rule_lits: vec![0],
-        lits: Vec::new(),
+        rule_lits,
+        lits: Vec::with_capacity(folded.rules.lits.len()),
         triggered: vec![Vec::new(); (layout.first_derived - layout.first_input) as usize],
         head_triggered: vec![Vec::new(); layout.slots],
     };
+    // Triggered rules as (head, move, start, end) in `deferred_lits`.
     let mut deferred = Vec::new();
+    let mut deferred_lits = Vec::new();
     for s in layout.first_derived..layout.slots as u32 {
         let a = layout.slot_atom[s as usize] as usize;
-        for body in &folded.rules[a] {
-            let encoded: Vec<u32> = body
-                .iter()
-                .map(|l| layout.slot[l.atom().0 as usize] << 1 | l.negated() as u32)
-                .collect();
+        for body in folded.rules.of(a) {
+            let mark = out.lits.len();
+            out.lits.extend(
+                body.iter()
+                    .map(|l| layout.slot[l.atom().0 as usize] << 1 | l.negated() as u32),
+            );
+            let encoded = &out.lits[mark..];
             let trigger = encoded
                 .iter()
                 .position(|&l| l & 1 == 0 && layout.is_move(l >> 1));
             match trigger {
                 Some(i) if !recursive_slot[s as usize] => {
-                    let mut rest = encoded;
-                    let does = rest.remove(i) >> 1;
-                    deferred.push((s, does, rest));
+                    let from = deferred_lits.len() as u32;
+                    let rest = encoded.iter().enumerate().filter(|&(k, _)| k != i);
+                    deferred_lits.extend(rest.map(|(_, &l)| l));
+                    deferred.push((s, encoded[i] >> 1, from, deferred_lits.len() as u32));
+                    out.lits.truncate(mark);
                 }
-                _ => {
-                    out.lits.extend(encoded);
-                    out.rule_lits.push(out.lits.len() as u32);
-                }
+                _ => out.rule_lits.push(out.lits.len() as u32),
             }
         }
         out.slot_rules.push(out.rule_lits.len() as u32 - 1);
     }
-    for (head, does, body) in deferred {
-        out.lits.extend(body);
+    for (head, does, from, to) in deferred {
+        out.lits
+            .extend_from_slice(&deferred_lits[from as usize..to as usize]);
         out.rule_lits.push(out.lits.len() as u32);
         let rule = out.rule_lits.len() as u32 - 2;
         out.triggered[(does - layout.first_input) as usize].push((head, rule));
@@ -919,11 +983,16 @@ fn early_rules(
             .unwrap_or(SLOT_TRUE << 1)
     };
     let mut groups = Vec::with_capacity(early.len());
+    let mut keyed: Vec<(u32, u32, u32)> = Vec::new();
     for list in &mut early {
-        list.sort_by_key(|&(head, rule)| (key_of(rule), head, rule));
+        keyed.clear();
+        keyed.extend(list.iter().map(|&(head, rule)| (key_of(rule), head, rule)));
+        // Rules are unique, so an unstable sort orders the same as a stable one.
+        keyed.sort_unstable();
+        list.clear();
+        list.extend(keyed.iter().map(|&(_, head, rule)| (head, rule)));
         let mut own: Vec<(u32, u32, u32)> = Vec::new();
-        for (k, &(_, rule)) in list.iter().enumerate() {
-            let key = key_of(rule);
+        for (k, &(key, _, _)) in keyed.iter().enumerate() {
             match own.last_mut() {
                 Some(g) if g.0 == key => g.2 = k as u32 + 1,
                 _ => own.push((key, k as u32, k as u32 + 1)),

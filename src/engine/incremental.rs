@@ -17,6 +17,7 @@
 //! from the net's size whether this engine is the faster one for a game.
 
 use super::compile::{BASE0, Net, PlanStep, SLOT_TRUE};
+use super::fixpoint::Scratch;
 
 /// No recursive component starts at this slot.
 const NOT_COMPONENT: u32 = 0;
@@ -521,6 +522,8 @@ pub struct Counters {
     changed: Vec<u32>,
     /// A recursive component's values before it is recomputed.
     before: Vec<bool>,
+    /// Working space of the recursive components' evaluation.
+    recursion: Scratch,
     /// The next state for the moves set, as the `next` slots say.
     next: Box<[u64]>,
     /// The heads supported by the early rules of the moves being made.
@@ -545,6 +548,7 @@ impl Clone for Counters {
             dirty: self.dirty.clone(),
             changed: with_room(&self.changed),
             before: self.before.clone(),
+            recursion: self.recursion.clone(),
             next: self.next.clone(),
             armed: with_room(&self.armed),
         }
@@ -559,12 +563,15 @@ impl Counters {
         for i in 0..net.base.len() {
             vals[BASE0 as usize + i] = state[i / 64] >> (i % 64) & 1 == 1;
         }
+        let mut scratch = net.recursion.scratch();
         for &step in &prop.steps {
             match step {
                 PlanStep::One(s) => {
                     vals[s as usize] = prop.rules_of(s).iter().any(|&r| prop.holds(net, &vals, r))
                 }
-                PlanStep::Fixpoint(a, b) => fixpoint(net, &mut vals, a, b),
+                PlanStep::Fixpoint(a, b) => {
+                    net.recursion.evaluate(net, &mut vals, a, b, &mut scratch)
+                }
             }
         }
         let mut false_lits = vec![0; prop.head.len()];
@@ -601,6 +608,7 @@ impl Counters {
             dirty: vec![0; net.slots.div_ceil(64)],
             changed: Vec::with_capacity(net.slots),
             before: vec![false; prop.widest],
+            recursion: scratch,
             next,
             armed: Vec::with_capacity(net.early.iter().map(Vec::len).sum()),
         }
@@ -884,7 +892,8 @@ impl Counters {
     fn recompute(&mut self, net: &Net, prop: &Propagation, a: u32, b: u32) {
         let n = (b - a) as usize;
         self.before[..n].copy_from_slice(&self.vals[a as usize..b as usize]);
-        fixpoint(net, &mut self.vals, a, b);
+        net.recursion
+            .evaluate(net, &mut self.vals, a, b, &mut self.recursion);
         for i in 0..n {
             let s = a + i as u32;
             if self.vals[s as usize] != self.before[i] {
@@ -892,24 +901,6 @@ impl Counters {
                 self.vals[s as usize] = self.before[i];
                 self.flip(prop, s);
             }
-        }
-    }
-}
-
-/// The least fixpoint of a recursive component, as the reference computes it.
-fn fixpoint(net: &Net, vals: &mut [bool], a: u32, b: u32) {
-    vals[a as usize..b as usize].fill(false);
-    loop {
-        let mut changed = false;
-        for s in a..b {
-            let v = rules_of(net, s).any(|r| holds(net, vals, r));
-            if v != vals[s as usize] {
-                vals[s as usize] = v;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
         }
     }
 }

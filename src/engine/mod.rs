@@ -8,6 +8,7 @@
 //! playout step allocates nothing.
 
 mod compile;
+mod fixpoint;
 mod incremental;
 pub mod perft;
 mod rules;
@@ -383,6 +384,7 @@ impl Game {
             links: Vec::new(),
             forced: vec![false; self.net.slots],
             touched: Vec::new(),
+            recursion: self.net.recursion.scratch(),
         }
     }
 }
@@ -407,6 +409,8 @@ pub struct Machine<'g> {
     forced: Vec<bool>,
     /// The slots set in `forced`, to clear them after the step.
     touched: Vec<u32>,
+    /// Working space of the recursive components' evaluation.
+    recursion: fixpoint::Scratch,
 }
 
 const NO_LINK: u32 = u32::MAX;
@@ -850,20 +854,8 @@ impl<'g> Machine<'g> {
                         || self.eval_triggered(s)
                 }
                 PlanStep::Fixpoint(a, b) => {
-                    self.vals[a as usize..b as usize].fill(false);
-                    loop {
-                        let mut changed = false;
-                        for s in a..b {
-                            let v = eval_slot(net, &self.vals, s);
-                            if v != self.vals[s as usize] {
-                                self.vals[s as usize] = v;
-                                changed = true;
-                            }
-                        }
-                        if !changed {
-                            break;
-                        }
-                    }
+                    let scratch = &mut self.recursion;
+                    net.recursion.evaluate(net, &mut self.vals, a, b, scratch)
                 }
             }
         }

@@ -19,6 +19,10 @@ use super::{AtomId, GTerm, Grounder, Reached, RuleRels, TermId, TermTable};
 use crate::diag::Diagnostic;
 use crate::syntax::{ArithOp, CmpOp};
 
+/// Compound terms of up to this many arguments are looked up without
+/// allocating.
+const LOOKUP_ARGS: usize = 16;
+
 /// One rule's join in progress.
 struct Join<'r> {
     rule: &'r Prepared,
@@ -334,33 +338,46 @@ impl Grounder {
         }
     }
 
-    /// The existing term a bound pattern denotes, without creating terms.
+    /// The existing term a bound pattern denotes, without creating terms
+    /// (and without allocating, up to [`LOOKUP_ARGS`] arguments).
     fn lookup(&self, p: &Pat, env: &[Option<TermId>]) -> Option<TermId> {
         match p {
             Pat::Var(v) => env[*v as usize],
             Pat::Ground(t) => Some(*t),
+            Pat::App(f, args) if args.len() <= LOOKUP_ARGS => {
+                let mut ids = [TermId(0); LOOKUP_ARGS];
+                for (id, a) in ids.iter_mut().zip(args.iter()) {
+                    *id = self.lookup(a, env)?;
+                }
+                self.terms.get_app(*f, &ids[..args.len()])
+            }
             Pat::App(f, args) => {
-                let args = args
-                    .iter()
-                    .map(|a| self.lookup(a, env))
-                    .collect::<Option<Box<[TermId]>>>()?;
-                self.terms.get(&GTerm::App(*f, args))
+                let ids = (args.iter().map(|a| self.lookup(a, env))).collect::<Option<Vec<_>>>()?;
+                self.terms.get_app(*f, &ids)
             }
             Pat::Arith(..) => None,
         }
     }
 
     /// Builds the ground term of a bound pattern; `None` if arithmetic fails.
+    /// The arguments of a compound term are gathered on `arg_stack`, so
+    /// only a term that is new allocates.
     pub(super) fn build(&mut self, p: &Pat, env: &[Option<TermId>]) -> Option<TermId> {
         match p {
             Pat::Var(v) => env[*v as usize],
             Pat::Ground(t) => Some(*t),
             Pat::App(f, args) => {
-                let args = args
-                    .iter()
-                    .map(|a| self.build(a, env))
-                    .collect::<Option<Box<[TermId]>>>()?;
-                Some(self.terms.intern(GTerm::App(*f, args)))
+                let mark = self.arg_stack.len();
+                for a in args.iter() {
+                    let Some(t) = self.build(a, env) else {
+                        self.arg_stack.truncate(mark);
+                        return None;
+                    };
+                    self.arg_stack.push(t);
+                }
+                let id = self.terms.intern_app(*f, &self.arg_stack[mark..]);
+                self.arg_stack.truncate(mark);
+                Some(id)
             }
             Pat::Arith(op, a, b) => {
                 let v = self.arith(*op, a, b, env)?;

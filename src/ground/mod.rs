@@ -168,6 +168,7 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
         syntax: program.syntax,
         last_span: Span::default(),
         scratch: Vec::new(),
+        arg_stack: Vec::new(),
         key: join::Key::default(),
         watched: Vec::new(),
     };
@@ -238,6 +239,8 @@ struct Grounder {
     last_span: Span,
     /// A buffer for the arguments of an atom being built.
     scratch: Vec<TermId>,
+    /// The arguments of the compound terms being built, innermost last.
+    arg_stack: Vec<TermId>,
     /// A buffer for the bound paths of a literal being looked up.
     key: join::Key,
     /// The ground rules (number, source span) of the rules that may close a

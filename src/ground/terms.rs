@@ -5,28 +5,59 @@
 //! interned before the term itself, so ids grow with nesting; the depth of
 //! every term is kept to stop runaway nesting during grounding, and the
 //! table's [`Extent`] (deepest term, largest integer) shows whether grounding
-//! still makes ever larger terms.
+//! still makes ever larger terms. A compound term is found from its
+//! function and argument ids without building it ([`TermTable::get_app`],
+//! [`TermTable::intern_app`]), so a join allocates only for new terms.
 
 use crate::syntax::print::{Shape, TermView};
 use crate::syntax::{Show, Sym, Symbols, Syntax, Term, TermKind};
-use rustc_hash::FxHashMap;
+use indexmap::{Equivalent, IndexSet};
+use rustc_hash::FxBuildHasher;
 use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TermId(pub u32);
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GTerm {
     Sym(Sym),
     Int(i64),
     App(Sym, Box<[TermId]>),
 }
 
+/// A compound term by its parts: hashes as the [`GTerm::App`] it equals.
+struct AppKey<'a>(Sym, &'a [TermId]);
+
+impl Hash for AppKey<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        2u8.hash(h);
+        self.0.hash(h);
+        self.1.hash(h);
+    }
+}
+
+impl Hash for GTerm {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        match self {
+            GTerm::Sym(s) => (0u8, s).hash(h),
+            GTerm::Int(i) => (1u8, i).hash(h),
+            GTerm::App(f, args) => AppKey(*f, args).hash(h),
+        }
+    }
+}
+
+impl Equivalent<GTerm> for AppKey<'_> {
+    fn equivalent(&self, term: &GTerm) -> bool {
+        matches!(term, GTerm::App(f, args) if *f == self.0 && **args == *self.1)
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct TermTable {
-    terms: Vec<GTerm>,
+    /// Every term once; a term's id is its position.
+    terms: IndexSet<GTerm, FxBuildHasher>,
     depths: Vec<u32>,
-    ids: FxHashMap<GTerm, TermId>,
     extent: Extent,
 }
 
@@ -47,7 +78,7 @@ impl Extent {
 
 impl TermTable {
     pub fn intern(&mut self, term: GTerm) -> TermId {
-        if let Some(&id) = self.ids.get(&term) {
+        if let Some(id) = self.get(&term) {
             return id;
         }
         let depth = match &term {
@@ -59,14 +90,27 @@ impl TermTable {
         }
         self.extent.depth = self.extent.depth.max(depth);
         let id = TermId(self.terms.len() as u32);
-        self.terms.push(term.clone());
+        self.terms.insert(term);
         self.depths.push(depth);
-        self.ids.insert(term, id);
         id
     }
 
+    /// The compound term `f(args)`, made if it is new.
+    pub fn intern_app(&mut self, f: Sym, args: &[TermId]) -> TermId {
+        match self.get_app(f, args) {
+            Some(id) => id,
+            None => self.intern(GTerm::App(f, args.into())),
+        }
+    }
+
     pub fn get(&self, term: &GTerm) -> Option<TermId> {
-        self.ids.get(term).copied()
+        self.terms.get_index_of(term).map(|i| TermId(i as u32))
+    }
+
+    /// The compound term `f(args)`, if it exists.
+    pub fn get_app(&self, f: Sym, args: &[TermId]) -> Option<TermId> {
+        let key = AppKey(f, args);
+        self.terms.get_index_of(&key).map(|i| TermId(i as u32))
     }
 
     pub fn term(&self, id: TermId) -> &GTerm {
@@ -260,8 +304,31 @@ fn compare_integers((xn, x): (bool, &str), (yn, y): (bool, &str)) -> Ordering {
 
 #[cfg(test)]
 mod tests {
-    use super::natural;
+    use super::{GTerm, TermTable, natural};
+    use crate::syntax::Symbols;
     use std::cmp::Ordering;
+
+    #[test]
+    fn a_compound_term_has_one_id_whole_or_by_parts() {
+        let mut symbols = Symbols::default();
+        let (f, g, a) = (
+            symbols.intern("f"),
+            symbols.intern("g"),
+            symbols.intern("a"),
+        );
+        let mut table = TermTable::default();
+        let a = table.intern(GTerm::Sym(a));
+        let one = table.intern(GTerm::Int(1));
+        let whole = table.intern(GTerm::App(f, [a, one].into()));
+        assert_eq!(table.get_app(f, &[a, one]), Some(whole));
+        assert_eq!(table.intern_app(f, &[a, one]), whole);
+        assert_eq!(table.get_app(f, &[one, a]), None);
+        assert_eq!(table.get_app(g, &[a, one]), None);
+        let by_parts = table.intern_app(g, &[whole]);
+        assert_eq!(table.get(&GTerm::App(g, [whole].into())), Some(by_parts));
+        assert_eq!((table.depth(whole), table.depth(by_parts)), (1, 2));
+        assert_eq!(table.len(), 4);
+    }
 
     #[test]
     fn names_of_integers_come_first_by_value() {

@@ -5,8 +5,10 @@
 //! grid of cells in Unicode: pieces come from the view's patterns matched
 //! against the state's true facts, marked cells (regions such as `safe`) get
 //! their own brackets and a legend, and the facts no pattern draws follow
-//! under the board. Without a board (every `.kif` game) the true facts are
-//! listed, one per line or wrapped compactly.
+//! under the board. Pieces and regions declared with a colour (`as red`)
+//! are painted in it, the others in a colour taken from their glyph.
+//! Without a board (every `.kif` game) the true facts are listed, one per
+//! line or wrapped compactly.
 //! Holds: colour escapes appear only when `Style::color` is set; the library
 //! never looks at the terminal.
 
@@ -14,7 +16,7 @@ use crate::engine::{Game, State};
 use crate::ground::terms::TermRef;
 use crate::ground::{TermId, TermTable};
 use crate::syntax::print::{Shape, TermView};
-use crate::syntax::{BoardView, Show, Sym, Term, TermKind};
+use crate::syntax::{BoardView, Colour, Show, Sym, Term, TermKind};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -40,7 +42,33 @@ const PALETTE: [&str; 6] = [
     "\x1b[1;35m",
     "\x1b[1;36m",
 ];
-const BRACKETS: [(char, char); 4] = [('[', ']'), ('(', ')'), ('{', '}'), ('<', '>')];
+/// A declared colour as a terminal escape (bold; black as dark grey, so
+/// that it shows on a dark background).
+fn ansi(colour: Colour) -> &'static str {
+    match colour {
+        Colour::Black => "\x1b[1;90m",
+        Colour::Red => "\x1b[1;31m",
+        Colour::Green => "\x1b[1;32m",
+        Colour::Yellow => "\x1b[1;33m",
+        Colour::Blue => "\x1b[1;34m",
+        Colour::Magenta => "\x1b[1;35m",
+        Colour::Cyan => "\x1b[1;36m",
+        Colour::White => "\x1b[1;37m",
+    }
+}
+
+/// The brackets of the marks, in order of first use (the ninth mark reuses
+/// the first's).
+const BRACKETS: [(char, char); 8] = [
+    ('[', ']'),
+    ('(', ')'),
+    ('{', '}'),
+    ('<', '>'),
+    ('|', '|'),
+    (':', ':'),
+    ('«', '»'),
+    ('‹', '›'),
+];
 
 /// The state as the game would show it: its board if it declares one,
 /// otherwise its true facts.
@@ -94,13 +122,8 @@ pub fn wrap(items: &[String], width: usize) -> String {
 pub fn board(game: &Game, view: &BoardView, state: &State, style: Style) -> String {
     let facts = game.facts(state);
     let (glyphs, drawn) = place_pieces(game, view, &facts);
-    let contents: Vec<String> = glyphs.iter().map(|g| stack(g)).collect();
-    let slot = contents
-        .iter()
-        .map(|c| c.chars().count())
-        .max()
-        .unwrap_or(1)
-        .max(1);
+    let contents: Vec<Vec<Glyph>> = glyphs.iter().map(|g| stack(g)).collect();
+    let slot = contents.iter().map(|c| width(c)).max().unwrap_or(1).max(1);
     let (cols, rows) = labels(game, view);
     let sheet = Sheet {
         view,
@@ -124,7 +147,8 @@ pub fn board(game: &Game, view: &BoardView, state: &State, style: Style) -> Stri
             .enumerate()
             .map(|(k, m)| {
                 let (o, c) = BRACKETS[k % BRACKETS.len()];
-                format!("{o}{c} {}", game.symbols.name(*m))
+                let (paint, reset) = (sheet.mark_paint(*m), sheet.paint(RESET));
+                format!("{paint}{o}{c}{reset} {}", game.symbols.name(*m))
             })
             .collect();
         out.push_str(&wrap(&legend, WIDTH));
@@ -141,16 +165,19 @@ pub fn board(game: &Game, view: &BoardView, state: &State, style: Style) -> Stri
     out
 }
 
+/// A glyph as drawn, with its declared colour if any.
+type Glyph = (String, Option<Colour>);
+
 /// The glyphs each cell shows (by cell index) and which facts some piece
 /// pattern drew.
-fn place_pieces(game: &Game, view: &BoardView, facts: &[TermId]) -> (Vec<Vec<String>>, Vec<bool>) {
+fn place_pieces(game: &Game, view: &BoardView, facts: &[TermId]) -> (Vec<Vec<Glyph>>, Vec<bool>) {
     let mut by_name: HashMap<TermId, usize> = HashMap::new();
     for (i, c) in view.cells.iter().enumerate() {
         if let Some(id) = game.term_id(&c.name) {
             by_name.entry(id).or_insert(i);
         }
     }
-    let mut glyphs: Vec<Vec<String>> = vec![Vec::new(); view.cells.len()];
+    let mut glyphs: Vec<Vec<Glyph>> = vec![Vec::new(); view.cells.len()];
     let mut drawn = vec![false; facts.len()];
     for piece in &view.pieces {
         for (i, &fact) in facts.iter().enumerate() {
@@ -160,7 +187,7 @@ fn place_pieces(game: &Game, view: &BoardView, facts: &[TermId]) -> (Vec<Vec<Str
             }
             let cell = game.terms.lookup(&piece.cell, &env);
             if let Some(&c) = cell.and_then(|cell| by_name.get(&cell)) {
-                glyphs[c].push(show_pattern(game, &piece.glyph, &env));
+                glyphs[c].push((show_pattern(game, &piece.glyph, &env), piece.colour));
                 drawn[i] = true;
             }
         }
@@ -186,7 +213,7 @@ struct Sheet<'v> {
     view: &'v BoardView,
     style: Style,
     /// What each cell shows, by cell index.
-    contents: Vec<String>,
+    contents: Vec<Vec<Glyph>>,
     /// Width of a cell's contents.
     slot: usize,
     marks: Vec<Sym>,
@@ -197,6 +224,12 @@ struct Sheet<'v> {
 impl Sheet<'_> {
     fn paint(&self, code: &'static str) -> &'static str {
         if self.style.color { code } else { "" }
+    }
+
+    /// The escape a mark's brackets are drawn with: its colour, or dim.
+    fn mark_paint(&self, mark: Sym) -> &'static str {
+        let colour = self.view.mark_colours.iter().find(|(m, _)| *m == mark);
+        self.paint(colour.map_or(DIM, |&(_, c)| ansi(c)))
     }
 
     /// The cell drawn at a screen position, the first declared there.
@@ -242,32 +275,48 @@ impl Sheet<'_> {
     fn cell(&self, i: usize) -> String {
         let (dim, reset) = (self.paint(DIM), self.paint(RESET));
         let slot = self.slot;
-        let (open, close) = self.view.cells[i]
+        let first = self.view.cells[i]
             .marks
             .iter()
             .filter_map(|m| self.marks.iter().position(|n| n == m))
-            .min()
-            .map_or((' ', ' '), |k| BRACKETS[k % BRACKETS.len()]);
+            .min();
         let body = match &self.contents[i] {
             c if c.is_empty() => format!("{dim}{:^slot$}{reset}", "·"),
-            c => format!("{}{c:^slot$}{reset}", self.paint(color_of(c))),
+            c => {
+                let pad = slot - width(c);
+                let mut body = " ".repeat(pad / 2);
+                for (g, colour) in c {
+                    let code = colour.map_or_else(|| color_of(g), ansi);
+                    let _ = write!(body, "{}{g}{reset}", self.paint(code));
+                }
+                body.push_str(&" ".repeat(pad - pad / 2));
+                body
+            }
         };
-        if open == ' ' {
-            format!(" {body} ")
-        } else {
-            format!("{dim}{open}{reset}{body}{dim}{close}{reset}")
+        match first {
+            None => format!(" {body} "),
+            Some(k) => {
+                let (open, close) = BRACKETS[k % BRACKETS.len()];
+                let paint = self.mark_paint(self.marks[k]);
+                format!("{paint}{open}{reset}{body}{paint}{close}{reset}")
+            }
         }
     }
 }
 
 /// What one cell shows: its glyphs side by side, or one glyph and a count.
-fn stack(glyphs: &[String]) -> String {
+fn stack(glyphs: &[Glyph]) -> Vec<Glyph> {
     match glyphs {
-        [] => String::new(),
-        [g] => g.clone(),
-        [g, rest @ ..] if rest.iter().all(|h| h == g) => format!("{g}{}", glyphs.len()),
-        _ => glyphs.concat(),
+        [g, rest @ ..] if !rest.is_empty() && rest.iter().all(|h| h == g) => {
+            vec![(format!("{}{}", g.0, glyphs.len()), g.1)]
+        }
+        _ => glyphs.to_vec(),
     }
+}
+
+/// The width of a cell's glyphs side by side.
+fn width(glyphs: &[Glyph]) -> usize {
+    glyphs.iter().map(|(g, _)| g.chars().count()).sum()
 }
 
 /// A stable colour for a glyph.

@@ -306,6 +306,44 @@ pub struct BoardView {
     pub height: u32,
     pub cells: Vec<CellView>,
     pub pieces: Vec<PieceView>,
+    /// The colour a region's cells are drawn in (`region N: ... as COLOUR`).
+    pub mark_colours: Vec<(Sym, Colour)>,
+}
+
+/// A colour a piece or a region may be declared with (`as red`); the
+/// renderer paints it only when asked for colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Colour {
+    Black,
+    Red,
+    Green,
+    Yellow,
+    Blue,
+    Magenta,
+    Cyan,
+    White,
+}
+
+impl Colour {
+    /// Every colour with its name, in the order of the terminal's palette.
+    pub const ALL: [(&'static str, Colour); 8] = [
+        ("black", Colour::Black),
+        ("red", Colour::Red),
+        ("green", Colour::Green),
+        ("yellow", Colour::Yellow),
+        ("blue", Colour::Blue),
+        ("magenta", Colour::Magenta),
+        ("cyan", Colour::Cyan),
+        ("white", Colour::White),
+    ];
+
+    /// The colour called `name`, if there is one.
+    pub fn named(name: &str) -> Option<Colour> {
+        Colour::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, c)| c)
+    }
 }
 
 /// One cell: its name as a ground term, its screen position (column and row
@@ -320,12 +358,14 @@ pub struct CellView {
 
 /// A pattern over the facts of a state: every true fact matching `fact`
 /// draws `glyph` (a term over the pattern's variables, printed) on the cell
-/// named by `cell` (a term over the pattern's variables).
+/// named by `cell` (a term over the pattern's variables), in `colour` if
+/// its `pieces` declaration gave one.
 #[derive(Clone, Debug)]
 pub struct PieceView {
     pub fact: Term,
     pub cell: Term,
     pub glyph: Term,
+    pub colour: Option<Colour>,
 }
 
 /// A parsed program in the core language.

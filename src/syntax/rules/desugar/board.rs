@@ -1,4 +1,5 @@
-//! `board grid(W, H)`, `board cross(ARM, WIDTH)` and `board cells: ...`.
+//! `board grid(W, H)`, `board cross(ARM, WIDTH)` and `board cells: ...`;
+//! a grid or cross may add cells with no neighbours after `:`.
 //!
 //! Out: `square(Cell)`, `direction(D)` and `adjacent(From, D, To)` facts
 //! (with `arm(Arm, Cell)` on a cross), and the cells of the [`BoardView`](crate::syntax::BoardView)
@@ -10,6 +11,7 @@ use crate::syntax::ast::{CellView, Span, Term, TermKind};
 use crate::syntax::rules::lower::is_ground;
 use crate::syntax::rules::parser::{Decl, Ex, ExKind};
 use indexmap::{IndexMap, IndexSet};
+use std::collections::HashSet;
 
 /// The squares of a grid or cross board, before they are named.
 struct Frame {
@@ -61,11 +63,11 @@ impl Desugar<'_> {
         self.cells = Some(IndexMap::new());
         match &shape.kind {
             ExKind::App(f, args) if f == "grid" && args.len() == 2 => {
-                self.only_parts(d, &["", "from", "directions"]);
+                self.only_parts(d, &["", "from", "directions", ":"]);
                 self.grid(d, shape, args, span);
             }
             ExKind::App(f, args) if f == "cross" && args.len() == 2 => {
-                self.only_parts(d, &["", "from", "directions", "arms"]);
+                self.only_parts(d, &["", "from", "directions", "arms", ":"]);
                 self.cross(d, shape, args, span);
             }
             ExKind::Name(n) if n == "cells" => {
@@ -227,6 +229,49 @@ impl Desugar<'_> {
         };
         self.frame_cells(frame, &arms, span);
         self.frame_links(frame, &dirs, span);
+        self.extra_cells(d, frame.origin);
+    }
+
+    /// `: NAME X Y, ...` after a grid or cross: cells with no neighbours,
+    /// drawn where the frame's square `sq(X, Y)` would be (a free place:
+    /// a corner of a cross, or a square of its centre block beside the
+    /// middle one, and not an earlier extra cell's), such as a zero mark
+    /// off the track.
+    fn extra_cells(&mut self, d: &Decl, origin: i64) {
+        let Some(p) = d.part(":") else { return };
+        let (w, h) = (i64::from(self.view.width), i64::from(self.view.height));
+        let mut taken: HashSet<(u32, u32)> =
+            self.view.cells.iter().map(|c| (c.col, c.row)).collect();
+        for item in &p.items {
+            let [cell, x, y] = item.as_slice() else {
+                let s = item.first().map_or(p.span, |e| e.span);
+                self.decl_error(s, "an extra cell is `NAME X Y`, X and Y as in `sq(X, Y)`");
+                continue;
+            };
+            let (Some(x), Some(y)) = (self.lw.int(x, "a column"), self.lw.int(y, "a row")) else {
+                continue;
+            };
+            let (dx, dy) = (x - origin, y - origin);
+            if !(0..w).contains(&dx) || !(0..h).contains(&dy) {
+                self.decl_error(
+                    cell.span,
+                    format!("({x}, {y}) is outside the board's frame"),
+                );
+                continue;
+            }
+            let (col, row) = (dx as u32, (h - 1 - dy) as u32);
+            if !taken.insert((col, row)) {
+                let why = format!("({x}, {y}) is not a free place of the frame");
+                self.decl_error(cell.span, why);
+                continue;
+            }
+            let t = self.lw.term(cell);
+            if !is_ground(&t) {
+                self.decl_error(cell.span, "a cell name must be a ground term");
+                continue;
+            }
+            self.add_cell(t, col, row, cell.span);
+        }
     }
 
     /// The term naming the square at frame offset (x, y).

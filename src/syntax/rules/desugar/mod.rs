@@ -50,8 +50,8 @@ pub struct Desugar<'a> {
     /// view's cells.
     cells: Option<IndexMap<Term, usize>>,
     view: BoardView,
-    /// (role, kind, glyph) of every `pieces` declaration.
-    glyphs: Vec<(Term, Term, Term)>,
+    /// (role, kind, glyph, colour) of every `pieces` declaration.
+    glyphs: Vec<(Term, Term, Term, Option<Colour>)>,
     dice: IndexSet<String>,
 }
 
@@ -211,6 +211,20 @@ impl<'a> Desugar<'a> {
                 None
             }
         }
+    }
+
+    /// The colour after `as` (`pieces` and `region`), if the part is there.
+    fn colour(&mut self, d: &Decl, span: Span) -> Option<Colour> {
+        d.part("as")?;
+        let ex = self.one(d, "as", "a colour", span)?;
+        let name = self.name_of(ex, "a colour")?;
+        let colour = Colour::named(&name);
+        if colour.is_none() {
+            let names: Vec<&str> = Colour::ALL.iter().map(|(n, _)| *n).collect();
+            let why = format!("no colour `{name}`: one of {}", names.join(", "));
+            self.decl_error(ex.span, why);
+        }
+        colour
     }
 
     /// A plain lower-case name (not a parameter's value).

@@ -1,11 +1,11 @@
-//! `pieces ROLE: [COUNT] KIND ["GLYPH"] [at PLACES].` and
+//! `pieces ROLE: [COUNT] KIND ["GLYPH"] [at PLACES] [as COLOUR].` and
 //! `draw FACT at CELL as GLYPH.`
 //!
 //! Out: `piece(Role, Kind, I)` and `start(Role, Kind, I, Place)` facts, and
 //! the patterns of the [`BoardView`] that draw a state's facts as pieces.
 
 use super::{Desugar, MAX_PIECES};
-use crate::syntax::ast::{PieceView, Span, Sym, Term, TermKind};
+use crate::syntax::ast::{Colour, PieceView, Span, Sym, Term, TermKind};
 use crate::syntax::rules::lower::Value;
 use crate::syntax::rules::parser::{Decl, Ex, ExKind};
 
@@ -19,7 +19,7 @@ struct PieceKind {
 
 impl Desugar<'_> {
     pub(super) fn pieces(&mut self, d: &Decl, span: Span) {
-        self.only_parts(d, &["", ":", "at"]);
+        self.only_parts(d, &["", ":", "at", "as"]);
         let Some(role_ex) = self.one(d, "", "a role", span) else {
             return;
         };
@@ -45,7 +45,12 @@ impl Desugar<'_> {
         };
         let r = self.lw.konst(&role, role_ex.span);
         let k = self.lw.konst(&kind.name, kind.span);
-        if self.glyphs.iter().any(|(r0, k0, _)| *r0 == r && *k0 == k) {
+        let colour = self.colour(d, span);
+        if self
+            .glyphs
+            .iter()
+            .any(|(r0, k0, _, _)| *r0 == r && *k0 == k)
+        {
             let why = format!("the pieces `{}` of {role} are declared twice", kind.name);
             self.decl_error(span, why);
             return;
@@ -62,7 +67,7 @@ impl Desugar<'_> {
             let first: String = kind.name.chars().take(1).collect();
             self.lw.konst(&first, kind.span)
         });
-        self.glyphs.push((r, k, g));
+        self.glyphs.push((r, k, g, colour));
     }
 
     /// `[COUNT] KIND ["GLYPH"]` after the `:` of `pieces`.
@@ -167,11 +172,11 @@ impl Desugar<'_> {
             && args.len() == 2
         {
             let mut found = false;
-            for (r, k, g) in self.glyphs.clone() {
+            for (r, k, g, colour) in self.glyphs.clone() {
                 let mut s = Vec::new();
                 if bind(&args[0], &r, &mut s) && bind(&args[1], &k, &mut s) {
                     found = true;
-                    self.push_view(subst(&fact, &s), subst(&cell, &s), g);
+                    self.push_view(subst(&fact, &s), subst(&cell, &s), g, colour);
                 }
             }
             if !found {
@@ -179,11 +184,16 @@ impl Desugar<'_> {
             }
             return;
         }
-        self.push_view(fact, cell, glyph);
+        self.push_view(fact, cell, glyph, None);
     }
 
-    fn push_view(&mut self, fact: Term, cell: Term, glyph: Term) {
-        self.view.pieces.push(PieceView { fact, cell, glyph });
+    fn push_view(&mut self, fact: Term, cell: Term, glyph: Term, colour: Option<Colour>) {
+        self.view.pieces.push(PieceView {
+            fact,
+            cell,
+            glyph,
+            colour,
+        });
     }
 }
 

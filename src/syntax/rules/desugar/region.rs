@@ -1,5 +1,6 @@
-//! `region NAME: CELLS.`: a relation `NAME(Cell)` per cell, and a mark on
-//! those cells for the renderer.
+//! `region NAME: CELLS [as COLOUR].`: a relation `NAME(Cell)` per cell,
+//! and a mark on those cells for the renderer (drawn in the colour, if
+//! given).
 
 use super::Desugar;
 use crate::syntax::ast::Span;
@@ -7,7 +8,7 @@ use crate::syntax::rules::parser::Decl;
 
 impl Desugar<'_> {
     pub(super) fn region(&mut self, d: &Decl, span: Span) {
-        self.only_parts(d, &["", ":"]);
+        self.only_parts(d, &["", ":", "as"]);
         let Some(ex) = self.one(d, "", "a region name", span) else {
             return;
         };
@@ -22,6 +23,11 @@ impl Desugar<'_> {
             return;
         };
         let mark = self.lw.sym(&name);
+        if let Some(colour) = self.colour(d, span)
+            && !self.view.mark_colours.iter().any(|(m, _)| *m == mark)
+        {
+            self.view.mark_colours.push((mark, colour));
+        }
         for ex in items.iter().flatten() {
             for t in self.lw.expand(ex, false) {
                 if self.cells.is_some() {
