@@ -248,6 +248,7 @@ pub fn skeleton(
         after: Vec::new(),
         full: Vec::new(),
         atom_slot: Vec::new(),
+        recursion: Recursion::default(),
     }
 }
 
