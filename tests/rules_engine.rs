@@ -3,7 +3,7 @@
 //! (`../shared/conformance/large/expected.tsv`); `check` accepts it with a
 //! note; a game stratified only atom by atom (futoshiki4) counts right; and
 //! a recursion deeper than its limit is a clear error, also on a thread
-//! with a small stack.
+//! with a small stack; the REPL's `query` asks the rule evaluator.
 
 mod common;
 
@@ -149,4 +149,28 @@ fn a_recursion_deeper_than_the_limit_is_an_error_even_on_a_small_stack() {
         message,
         "the rule evaluator reached its limit of nested calls"
     );
+}
+
+#[test]
+fn the_repl_query_asks_the_rule_evaluator() {
+    let game = rules_game(&chain(3));
+    let mut m = game.machine();
+    m.set_state(&game.initial());
+    let mut ask = |pattern: &str| {
+        let mut sources = SourceMap::default();
+        let file = sources.add("<query>", pattern);
+        let mut symbols = game.symbols.clone();
+        let term = syntax::parse_term(&sources, file, Syntax::Kif, &mut symbols)
+            .unwrap_or_else(|d| panic!("`{pattern}`: {}", d.message));
+        let mut found = m.query_shown(&term).expect("no evaluation error");
+        found.sort();
+        found
+    };
+    assert_eq!(
+        ask("(reach ?x)"),
+        ["(reach n0)", "(reach n1)", "(reach n2)", "(reach n3)"]
+    );
+    assert_eq!(ask("(legal p ?m)"), ["(legal p go)"]);
+    assert_eq!(ask("(reach n2)"), ["(reach n2)"]);
+    assert!(ask("(reach n9)").is_empty());
 }

@@ -445,6 +445,24 @@ impl<'g> Machine<'g> {
         &self.state
     }
 
+    /// The atoms of [`Machine::query`] printed in the game's syntax; on the
+    /// rule evaluator, which has no ground atoms, its own answers.
+    pub fn query_shown(&mut self, pattern: &Term) -> Result<Vec<String>, EngineError> {
+        let syntax = self.game.syntax;
+        if let Some(rm) = &mut self.rules {
+            return rm
+                .query(pattern, syntax)
+                .map_err(|message| EngineError::Evaluation {
+                    message,
+                    state: self.state.clone(),
+                });
+        }
+        let game = self.game;
+        Ok((self.query(pattern).into_iter())
+            .map(|a| game.show_atom(a))
+            .collect())
+    }
+
     /// Every ground atom matching `pattern` (an atom written as a term, with
     /// variables) that holds in the loaded state, without moves: the REPL's
     /// `query`. Atoms of `does` and of relations depending on it never hold.

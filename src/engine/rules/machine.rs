@@ -9,7 +9,10 @@
 //! [`RuleMachine::failure`] until the next state is loaded.
 
 use super::eval::{Evaluator, Stop};
-use super::{RuleGame, Special};
+use super::{Level, RuleGame, Special};
+use crate::ground::TermId;
+use crate::syntax::print::Applied;
+use crate::syntax::{Sym, Syntax, Term, TermKind};
 
 /// One machine's rule evaluator and the answers of its loaded state.
 pub struct RuleMachine<'g> {
@@ -132,5 +135,47 @@ impl<'g> RuleMachine<'g> {
         }
         values.iter_mut().for_each(|v| v.sort_unstable());
         Ok(values)
+    }
+
+    /// The atoms matching `pattern` that hold in the loaded state, printed
+    /// in `syntax` (the REPL's `query`); relations reading `does` never
+    /// hold without moves.
+    pub fn query(&mut self, pattern: &Term, syntax: Syntax) -> Result<Vec<String>, String> {
+        let (name, args): (Sym, &[Term]) = match &pattern.kind {
+            TermKind::Const(s) => (*s, &[]),
+            TermKind::App(f, args) => (*f, args),
+            _ => return Ok(Vec::new()),
+        };
+        let rules = &self.game.rules;
+        let Some(rel) = rules.relation((name, args.len())) else {
+            return Ok(Vec::new());
+        };
+        if rules.level(rel) == Level::Move {
+            return Ok(Vec::new());
+        }
+        let call: Vec<Option<TermId>> = (args.iter())
+            .map(|a| self.eval.terms().lookup(a, &[]))
+            .collect();
+        let answers = self.eval.ask(rel, &call).map_err(|s| s.to_string())?;
+        let terms = self.eval.terms();
+        let chunks: Vec<&[TermId]> = match args.len() {
+            0 => answers.iter().map(|_| &[][..]).collect(),
+            n => answers.chunks(n).collect(),
+        };
+        Ok((chunks.into_iter())
+            .filter(|answer| {
+                let mut env = Vec::new();
+                (args.iter().zip(answer.iter())).all(|(p, &t)| terms.matches(p, t, &mut env))
+            })
+            .map(|answer| {
+                Applied {
+                    name,
+                    args: answer.iter().map(|&t| terms.view(t)),
+                    symbols: &self.game.symbols,
+                    syntax,
+                }
+                .to_string()
+            })
+            .collect())
     }
 }

@@ -314,6 +314,10 @@ impl Rules {
         }
     }
 
+    pub fn level(&self, rel: u32) -> Level {
+        self.level[rel as usize]
+    }
+
     /// The number of a relation, if the program names it.
     pub fn relation(&self, key: RelKey) -> Option<u32> {
         self.rel_ids.get(&key).copied()
