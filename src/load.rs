@@ -6,12 +6,15 @@
 //! diagnostic that stopped it; in both cases the [`SourceMap`] the
 //! diagnostics point into and how many diagnostics the checks left out (or
 //! the I/O error that kept the file from being read). Every command of the
-//! CLI, the REPL and the tests open games here.
+//! CLI, the REPL and the tests open games here. A game that is finite but
+//! too large to ground runs on the rule evaluator unless an engine was
+//! asked for; [`Loaded::fallback`] says why.
 
 use crate::check::{Summary, analyse, incomplete};
+use crate::diag::codes;
 use crate::diag::{Diagnostic, has_errors};
-use crate::engine::Game;
-use crate::ground::Limits;
+use crate::engine::{EngineKind, Game};
+use crate::ground::{FINITE_BUT_LARGE, Limits};
 use crate::syntax::{self, LoadError, Overrides, Program, ReadError, SourceMap, Syntax};
 use std::path::Path;
 
@@ -23,6 +26,9 @@ pub struct Loaded {
     pub omitted: usize,
     /// The program's shape: relations, rules, strata.
     pub summary: Summary,
+    /// Why the game runs on the rule evaluator though no engine was asked
+    /// for: what made it too large to ground.
+    pub fallback: Option<String>,
 }
 
 pub struct Failed {
@@ -37,10 +43,20 @@ pub struct Failed {
 
 /// Opens a game file; `syntax` defaults to the one the extension implies.
 pub fn open(path: &Path, syntax: Option<Syntax>, overrides: &Overrides) -> Result<Loaded, Failed> {
+    open_with(path, syntax, overrides, None)
+}
+
+/// Opens a game file for an engine (`None`: the default choice).
+pub fn open_with(
+    path: &Path,
+    syntax: Option<Syntax>,
+    overrides: &Overrides,
+    engine: Option<EngineKind>,
+) -> Result<Loaded, Failed> {
     let mut sources = SourceMap::default();
     let syntax = syntax.unwrap_or_else(|| syntax::syntax_of(path));
     match syntax::load(&mut sources, path, syntax, overrides) {
-        Ok(program) => build(program, sources),
+        Ok(program) => build_with(program, sources, engine),
         Err(LoadError::Invalid(diagnostics)) => Err(Failed {
             sources,
             diagnostics,
@@ -72,6 +88,17 @@ pub fn open_str(name: &str, text: &str, syntax: Syntax) -> Result<Loaded, Failed
 
 /// Checks, grounds and compiles a parsed program.
 pub fn build(program: Program, sources: SourceMap) -> Result<Loaded, Failed> {
+    build_with(program, sources, None)
+}
+
+/// Checks a parsed program and makes the game for an engine (`None`: the
+/// default choice, falling back to the rule evaluator for a finite game
+/// too large to ground).
+pub fn build_with(
+    program: Program,
+    sources: SourceMap,
+    engine: Option<EngineKind>,
+) -> Result<Loaded, Failed> {
     let analysis = analyse(&program);
     let (mut diagnostics, omitted) = (analysis.diagnostics, analysis.omitted);
     if has_errors(&diagnostics) {
@@ -84,8 +111,8 @@ pub fn build(program: Program, sources: SourceMap) -> Result<Loaded, Failed> {
     }
     // The checks passed: grounding and compiling find what only they can (an
     // infinite or too large instantiation, a goal that is not an integer).
-    match Game::new(&program, &Limits::default()) {
-        Ok(game) => Ok(Loaded {
+    match make_game(&program, engine) {
+        Ok((game, fallback)) => Ok(Loaded {
             warnings: diagnostics
                 .into_iter()
                 .chain(incomplete(&program))
@@ -94,6 +121,7 @@ pub fn build(program: Program, sources: SourceMap) -> Result<Loaded, Failed> {
             sources,
             omitted,
             summary: analysis.summary,
+            fallback,
         }),
         Err(mut errors) => {
             diagnostics.append(&mut errors);
@@ -105,4 +133,38 @@ pub fn build(program: Program, sources: SourceMap) -> Result<Loaded, Failed> {
             })
         }
     }
+}
+
+/// The game for an engine, and why it fell back to the rule evaluator if
+/// it did.
+fn make_game(
+    program: &Program,
+    engine: Option<EngineKind>,
+) -> Result<(Game, Option<String>), Vec<Diagnostic>> {
+    let limits = Limits::default();
+    if engine == Some(EngineKind::Rules) {
+        return Ok((Game::from_rules(program, &limits)?, None));
+    }
+    match Game::new(program, &limits) {
+        Ok(mut game) => {
+            if let Some(engine) = engine {
+                game.set_engine(engine);
+            }
+            Ok((game, None))
+        }
+        Err(errors) => match too_large(&errors) {
+            Some(why) if engine.is_none() => Ok((Game::from_rules(program, &limits)?, Some(why))),
+            _ => Err(errors),
+        },
+    }
+}
+
+/// What made a finite game too large to ground, if that is all that failed.
+fn too_large(errors: &[Diagnostic]) -> Option<String> {
+    let [d] = errors else { return None };
+    let finite = d.notes.iter().any(|n| n.starts_with(FINITE_BUT_LARGE));
+    let why = d.message.split_once(": ").map(|(_, why)| why.to_string());
+    (d.code == codes::GROUNDING && finite)
+        .then_some(why)
+        .flatten()
 }

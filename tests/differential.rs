@@ -2,12 +2,15 @@
 //! conformance game, every shipped game and variant, and the test games,
 //! the same perft counts, and along seeded random playouts (followed step by
 //! step, then from states out of order) the same terminal test, legal moves,
-//! weights, next states and goals.
+//! weights, next states and goals. The rule evaluator against the reference
+//! on the same games, with fewer leaves and steps (it is slower): moves and
+//! facts compared as text, since its move and fact numbering is its own.
 
 mod common;
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use tabula::engine::perft::perft;
 use tabula::engine::{EngineKind, Game, Machine, State};
@@ -125,6 +128,136 @@ fn differential(path: &Path) {
     perft_agrees(path, &reference, &incremental);
     let states = playouts_agree(path, &reference, &incremental);
     jumps_agree(path, &reference, &incremental, &states);
+    rules_agree(path, &reference);
+}
+
+/// Perft levels of the rule evaluator are compared up to this many leaves.
+const RULES_PERFT_LEAVES: u128 = 600;
+/// Its random playouts per game and their step limit.
+const RULES_PLAYOUTS: u64 = 2;
+const RULES_MAX_STEPS: u32 = 40;
+
+/// The view of a loaded state in words: terminal, legal moves per role
+/// (sorted), chance moves with weights, goals.
+fn view_text(m: &mut Machine) -> String {
+    let game = m.game();
+    let legal: Vec<Vec<String>> = (0..game.role_count())
+        .map(|r| {
+            let mut moves: Vec<String> = m.legal(r).iter().map(|&i| game.show_move(r, i)).collect();
+            moves.sort();
+            moves
+        })
+        .collect();
+    let random = game.random_role().unwrap_or(0);
+    let chance = m.chance().map(|c| {
+        let mut c: Vec<(String, u64)> = c
+            .iter()
+            .map(|&(i, w)| (game.show_move(random, i), w))
+            .collect();
+        c.sort();
+        c
+    });
+    let mut out = format!(
+        "terminal {} legal {legal:?} chance {chance:?}",
+        m.is_terminal()
+    );
+    if m.is_terminal() {
+        out.push_str(&format!(" goals {:?}", m.goals()));
+    }
+    out
+}
+
+/// A state of `from` as a state of `to`, through the facts' text.
+fn translate(from: &Game, to: &Game, state: &State) -> State {
+    let by_text: HashMap<String, _> = (to.possible_facts().iter())
+        .map(|&t| (to.show(t), t))
+        .collect();
+    let facts: Vec<_> = (from.facts(state).into_iter())
+        .map(|t| by_text[&from.show(t)])
+        .collect();
+    to.state_from_facts(&facts)
+        .expect("every fact is in the domain")
+}
+
+/// The rule evaluator agrees with the reference: perft counts, then along
+/// seeded random playouts the view of each state and the next state.
+fn rules_agree(path: &Path, reference: &Game) {
+    let rules =
+        match tabula::load::open_with(path, None, &Default::default(), Some(EngineKind::Rules)) {
+            Ok(l) => l.game,
+            // The rule evaluator refuses aggregates, with this one error.
+            Err(f)
+                if f.diagnostics
+                    .iter()
+                    .any(|d| d.message.contains("not support aggregates")) =>
+            {
+                assert_eq!(f.diagnostics.len(), 1, "{}", path.display());
+                return;
+            }
+            Err(f) => panic!(
+                "{} does not load for the rule evaluator: {:?}",
+                path.display(),
+                f.diagnostics
+            ),
+        };
+    assert_eq!(rules.engine(), EngineKind::Rules);
+    for depth in 1..=8 {
+        let expected = perft(reference, depth, |_| {});
+        let got = perft(&rules, depth, |_| {});
+        assert_eq!(
+            expected.is_ok(),
+            got.is_ok(),
+            "{}: perft to depth {depth}",
+            path.display()
+        );
+        let (Ok(expected), Ok(got)) = (expected, got) else {
+            break;
+        };
+        assert_eq!(
+            expected,
+            got,
+            "{}: rules perft to depth {depth}",
+            path.display()
+        );
+        let last = expected[expected.len() - 1].leaves;
+        if last == 0 || last > RULES_PERFT_LEAVES {
+            break;
+        }
+    }
+    let (mut a, mut b) = (reference.machine(), rules.machine());
+    for seed in 0..RULES_PLAYOUTS {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut state = reference.initial();
+        for step in 0..RULES_MAX_STEPS {
+            let at = format!("{} seed {seed} step {step}", path.display());
+            let theirs = translate(reference, &rules, &state);
+            a.set_state(&state);
+            b.set_state(&theirs);
+            assert_eq!(view_text(&mut a), view_text(&mut b), "{at}: rules view");
+            if a.is_terminal() || a.check_playable().is_err() {
+                break;
+            }
+            let Ok(joint) = a.random_joint(&mut rng) else {
+                break;
+            };
+            let their_joint: Vec<u32> = (joint.iter().enumerate())
+                .map(|(r, &m)| {
+                    let shown = reference.show_move(r, m);
+                    (0..rules.move_count(r) as u32)
+                        .find(|&i| rules.show_move(r, i) == shown)
+                        .expect("every legal move is in the domain")
+                })
+                .collect();
+            let next = a.next(&joint);
+            let their_next = b.next(&their_joint);
+            assert_eq!(
+                translate(reference, &rules, &next),
+                their_next,
+                "{at}: rules next after {joint:?}"
+            );
+            state = next;
+        }
+    }
 }
 
 fn repository(rel: &str) -> PathBuf {

@@ -3,7 +3,8 @@
 //! In: file paths and options. Out: diagnostics on stderr (with the
 //! warnings of `--playouts` seeded random playouts of each valid file); on
 //! stdout a line per valid file (`FILE: ok (roles x, o; 57 ground rules)`,
-//! none with `--quiet`), or its sizes and the playouts' depth and branching
+//! or `(roles white, black; 1006 rules, on the rule evaluator)` for a game
+//! too large to ground; none with `--quiet`), or its sizes and the playouts' depth and branching
 //! with `--explain`; and the exit code: 0 if every file is valid (warnings
 //! allowed), 1 if any is invalid, 2 for a usage or I/O error (a file that
 //! cannot be opened). A file that is not UTF-8 or does not parse is invalid.
@@ -11,6 +12,7 @@
 
 use super::{EXIT_OK, GameOptions, open_file, print_diagnostics};
 use crate::check::simulate::{Budget, Observed, simulate};
+use crate::engine::EngineKind;
 use crate::load::Loaded;
 use std::path::{Path, PathBuf};
 
@@ -68,10 +70,15 @@ pub fn run(args: Args) -> i32 {
 fn print_ok(path: &Path, loaded: &Loaded) {
     let game = &loaded.game;
     let roles: Vec<String> = (0..game.role_count()).map(|r| game.role_name(r)).collect();
-    let rules = game.ground_stats().rules;
-    let noun = if rules == 1 { "rule" } else { "rules" };
+    let size = match game.engine() {
+        EngineKind::Rules => format!("{} rules, on the rule evaluator", loaded.summary.rules),
+        _ => match game.ground_stats().rules {
+            1 => "1 ground rule".to_string(),
+            n => format!("{n} ground rules"),
+        },
+    };
     outln!(
-        "{}: ok (roles {}; {rules} ground {noun})",
+        "{}: ok (roles {}; {size})",
         path.display(),
         roles.join(", ")
     );

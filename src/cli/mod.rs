@@ -92,7 +92,9 @@ pub struct GameOptions {
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
     /// The evaluator: `reference` re-derives every state, `incremental`
-    /// propagates what changed (both answer the same).
+    /// propagates what changed, `rules` evaluates the rules without
+    /// grounding them (all answer the same; by default a game too large to
+    /// ground uses `rules`).
     #[arg(long, value_enum)]
     pub engine: Option<EngineArg>,
 }
@@ -101,6 +103,7 @@ pub struct GameOptions {
 pub enum EngineArg {
     Reference,
     Incremental,
+    Rules,
 }
 
 /// The game file and options of a command that opens one game.
@@ -278,13 +281,18 @@ fn print_diagnostics(diags: &[Diagnostic], omitted: usize, sources: &SourceMap, 
 /// Opens a game file the way every command does, printing its diagnostics
 /// (warnings too); on failure returns the exit code to use.
 fn open_file(path: &Path, options: &GameOptions, overrides: &Overrides) -> Result<Loaded, i32> {
-    match crate::load::open(path, options.syntax(), overrides) {
-        Ok(mut loaded) => {
-            if let Some(engine) = options.engine {
-                loaded.game.set_engine(match engine {
-                    EngineArg::Reference => EngineKind::Reference,
-                    EngineArg::Incremental => EngineKind::Incremental,
-                });
+    let engine = options.engine.map(|engine| match engine {
+        EngineArg::Reference => EngineKind::Reference,
+        EngineArg::Incremental => EngineKind::Incremental,
+        EngineArg::Rules => EngineKind::Rules,
+    });
+    match crate::load::open_with(path, options.syntax(), overrides, engine) {
+        Ok(loaded) => {
+            if let Some(why) = &loaded.fallback {
+                errln!(
+                    "note: {}: too large to ground ({why}); using the rule evaluator",
+                    path.display()
+                );
             }
             print_diagnostics(&loaded.warnings, loaded.omitted, &loaded.sources, path);
             Ok(loaded)

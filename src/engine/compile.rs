@@ -204,6 +204,54 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
     Ok(net)
 }
 
+/// The net of a game on the rule evaluator: base facts, the initial state
+/// and the roles with their moves; no slots beyond the constants, no rules.
+pub fn skeleton(
+    base: Vec<TermId>,
+    init: Vec<u32>,
+    roles: &[TermId],
+    moves: &[Vec<TermId>],
+    random: Option<usize>,
+) -> Net {
+    let roles = (roles.iter().zip(moves))
+        .map(|(&name, moves)| RoleEntry {
+            name,
+            moves: (moves.iter())
+                .map(|&term| MoveEntry {
+                    term,
+                    legal: SLOT_FALSE,
+                    does: SLOT_FALSE,
+                })
+                .collect(),
+            goals: Vec::new(),
+        })
+        .collect();
+    Net {
+        slots: BASE0 as usize,
+        base,
+        first_derived: BASE0,
+        slot_rules: vec![0],
+        rule_lits: vec![0],
+        first_input: BASE0,
+        early: Vec::new(),
+        early_groups: Vec::new(),
+        triggered: Vec::new(),
+        lits: Vec::new(),
+        roles,
+        random,
+        weights: Vec::new(),
+        next: Vec::new(),
+        init,
+        terminal: SLOT_FALSE,
+        view: Vec::new(),
+        goal: Vec::new(),
+        after: Vec::new(),
+        full: Vec::new(),
+        atom_slot: Vec::new(),
+        recursion: Recursion::default(),
+    }
+}
+
 /// Which atoms each atom's rules read, and the strongly connected
 /// components of that graph.
 struct AtomGraph {

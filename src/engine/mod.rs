@@ -11,6 +11,7 @@ mod compile;
 mod fixpoint;
 mod incremental;
 pub mod perft;
+mod rules;
 
 use crate::diag::Diagnostic;
 use crate::ground::{self, AtomId, Ground, GroundAtom, GroundStats, Limits, TermId, TermTable};
@@ -18,6 +19,7 @@ use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
 use compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 use incremental::{Counters, Propagation};
 use rand::{Rng, RngExt};
+use rules::{RuleGame, RuleMachine};
 
 /// A game state: the set of its true base facts.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -77,6 +79,10 @@ pub enum EngineError {
         weights: Vec<i64>,
         state: State,
     },
+    /// The rule evaluator could not evaluate a state (a limit reached, a
+    /// cycle through negation met).
+    #[error("{message}")]
+    Evaluation { message: String, state: State },
 }
 
 /// Numbers as `1, 2, 3`.
@@ -105,6 +111,9 @@ pub struct Game {
     /// The incremental engine's counters of the initial state (when it is
     /// selected): new machines start from them, playouts reset to them.
     initial_counters: Option<Counters>,
+    /// The rules, for a game on the rule evaluator (then `net` holds only
+    /// the base facts, the initial state and the roles' moves).
+    rules: Option<Box<RuleGame>>,
 }
 
 /// Which evaluator a [`Machine`] uses for a state's view; both answer the
@@ -117,6 +126,9 @@ pub enum EngineKind {
     Reference,
     /// Propagates only what changed since the previous state.
     Incremental,
+    /// Evaluates the rules as written, per state, without grounding them
+    /// (`rules`): for games too large to ground.
+    Rules,
 }
 
 /// Sizes of the compiled game, for `check --explain` and benchmarks.
@@ -158,9 +170,36 @@ impl Game {
             meta,
             atoms: ground.atoms,
             net,
+            rules: None,
         };
         game.set_engine(engine);
         Ok(game)
+    }
+
+    /// A game on the rule evaluator: only the domains are grounded.
+    pub fn from_rules(program: &Program, limits: &Limits) -> Result<Game, Vec<Diagnostic>> {
+        let built = rules::build(program, limits)?;
+        let rule_game = built.game;
+        let net = compile::skeleton(
+            rule_game.base.clone(),
+            built.init,
+            &rule_game.roles,
+            &rule_game.move_terms,
+            rule_game.random,
+        );
+        Ok(Game {
+            syntax: program.syntax,
+            symbols: rule_game.symbols.clone(),
+            terms: rule_game.terms.clone(),
+            meta: program.meta.clone(),
+            atoms: Vec::new(),
+            ground_stats: built.stats,
+            propagation: Propagation::new(&net),
+            net,
+            engine: EngineKind::Rules,
+            initial_counters: None,
+            rules: Some(Box::new(rule_game)),
+        })
     }
 
     /// The sizes of the ground program the game was compiled from.
@@ -296,11 +335,16 @@ impl Game {
         self.terms.lookup(term, &[])
     }
 
-    /// The evaluator of the machines made from now on.
+    /// The evaluator of the machines made from now on. A game made by
+    /// [`Game::from_rules`] stays on the rule evaluator, and a grounded game
+    /// cannot switch to it (it has no rules left): both ignore the request.
     pub fn set_engine(&mut self, engine: EngineKind) {
+        if self.rules.is_some() || engine == EngineKind::Rules {
+            return;
+        }
         self.engine = engine;
         self.initial_counters = match engine {
-            EngineKind::Reference => None,
+            EngineKind::Reference | EngineKind::Rules => None,
             EngineKind::Incremental => Some(Counters::new(
                 &self.net,
                 &self.propagation,
@@ -328,6 +372,7 @@ impl Game {
             fill_legal(&self.net, &vals, &mut legal);
         }
         Machine {
+            rules: self.rules.as_deref().map(RuleMachine::new),
             counters,
             game: self,
             vals,
@@ -349,6 +394,8 @@ pub struct Machine<'g> {
     game: &'g Game,
     /// The incremental evaluator's values and counters, if the game uses it.
     counters: Option<Counters>,
+    /// The rule evaluator, if the game uses it.
+    rules: Option<RuleMachine<'g>>,
     vals: Vec<bool>,
     state: State,
     next: State,
@@ -398,10 +445,31 @@ impl<'g> Machine<'g> {
         &self.state
     }
 
+    /// The atoms of [`Machine::query`] printed in the game's syntax; on the
+    /// rule evaluator, which has no ground atoms, its own answers.
+    pub fn query_shown(&mut self, pattern: &Term) -> Result<Vec<String>, EngineError> {
+        let syntax = self.game.syntax;
+        if let Some(rm) = &mut self.rules {
+            return rm
+                .query(pattern, syntax)
+                .map_err(|message| EngineError::Evaluation {
+                    message,
+                    state: self.state.clone(),
+                });
+        }
+        let game = self.game;
+        Ok((self.query(pattern).into_iter())
+            .map(|a| game.show_atom(a))
+            .collect())
+    }
+
     /// Every ground atom matching `pattern` (an atom written as a term, with
     /// variables) that holds in the loaded state, without moves: the REPL's
     /// `query`. Atoms of `does` and of relations depending on it never hold.
     pub fn query(&mut self, pattern: &Term) -> Vec<AtomId> {
+        if self.rules.is_some() {
+            return Vec::new(); // the rule evaluator has no ground atoms
+        }
         self.copy_counted_values();
         self.run(Plan::Full);
         let (rel, args): (Sym, &[Term]) = match &pattern.kind {
@@ -436,6 +504,10 @@ impl<'g> Machine<'g> {
 
     fn load_state(&mut self) {
         let net = &self.game.net;
+        if let Some(rm) = &mut self.rules {
+            rm.load(&self.state.bits, &mut self.legal);
+            return;
+        }
         if let Some(c) = &mut self.counters {
             let prop = &self.game.propagation;
             match &self.game.initial_counters {
@@ -459,6 +531,9 @@ impl<'g> Machine<'g> {
     }
 
     pub fn is_terminal(&self) -> bool {
+        if let Some(rm) = &self.rules {
+            return rm.terminal;
+        }
         self.view_values()[self.game.net.terminal as usize]
     }
 
@@ -496,10 +571,22 @@ impl<'g> Machine<'g> {
     }
 
     fn weight(&self, mv: u32) -> Result<u64, EngineError> {
-        let mut held = self.game.net.weights[mv as usize]
-            .iter()
-            .filter(|(s, _)| self.view_values()[*s as usize])
-            .map(|(_, w)| *w);
+        // A game has weights from the rule evaluator or from the net.
+        let from_rules = self.rules.as_ref().map_or(&[][..], |rm| &rm.weights[..]);
+        let from_net = self
+            .game
+            .net
+            .weights
+            .get(mv as usize)
+            .map_or(&[][..], |w| &w[..]);
+        let mut held = (from_rules.iter())
+            .filter(|&&(m, _)| m == mv)
+            .map(|&(_, w)| w)
+            .chain(
+                (from_net.iter())
+                    .filter(|(s, _)| self.view_values()[*s as usize])
+                    .map(|(_, w)| *w),
+            );
         match (held.next(), held.next()) {
             (None, _) => Ok(1),
             (Some(w), None) if w > 0 => Ok(w as u64),
@@ -514,16 +601,26 @@ impl<'g> Machine<'g> {
     /// Goal of every role in the loaded state; `None` only for the chance
     /// role `random`, which may have no goal (nature has no payoff).
     pub fn goals(&mut self) -> Result<Vec<Option<i64>>, EngineError> {
-        self.copy_counted_values();
-        self.run(Plan::Goal);
+        // A game has goals from the rule evaluator or from the net.
+        let from_rules = match &mut self.rules {
+            Some(rm) => rm.goals().map_err(|message| EngineError::Evaluation {
+                message,
+                state: self.state.clone(),
+            })?,
+            None => {
+                self.copy_counted_values();
+                self.run(Plan::Goal);
+                Vec::new()
+            }
+        };
         let net = &self.game.net;
         let mut out = Vec::with_capacity(net.roles.len());
         for (r, role) in net.roles.iter().enumerate() {
-            let mut values = role
-                .goals
-                .iter()
-                .filter(|(s, _)| self.vals[*s as usize])
-                .map(|(_, v)| *v);
+            let mut values = (from_rules.get(r).into_iter().flatten().copied()).chain(
+                (role.goals.iter())
+                    .filter(|(s, _)| self.vals[*s as usize])
+                    .map(|(_, v)| *v),
+            );
             let state = || self.state.clone();
             let v = match (values.next(), values.next()) {
                 (None, _) if Some(r) == net.random => {
@@ -559,6 +656,7 @@ impl<'g> Machine<'g> {
 
     /// An error if some role has no legal move (in a non-terminal state).
     pub fn check_playable(&self) -> Result<(), EngineError> {
+        self.rule_failure()?;
         for r in 0..self.legal.len() {
             if self.legal[r].is_empty() {
                 return Err(EngineError::NoLegalMove {
@@ -574,6 +672,10 @@ impl<'g> Machine<'g> {
     /// state, written into `out`. Does not check legality.
     pub fn next_into(&mut self, joint: &[u32], out: &mut State) {
         let net = &self.game.net;
+        if let Some(rm) = &mut self.rules {
+            rm.next(joint, &mut out.bits);
+            return;
+        }
         if let Some(c) = &mut self.counters {
             let does = joint
                 .iter()
@@ -645,6 +747,7 @@ impl<'g> Machine<'g> {
     /// player, by weight for the chance role. A role with one legal move
     /// draws nothing from `rng` (its weight is still checked).
     pub fn random_move<R: Rng>(&self, role: usize, rng: &mut R) -> Result<u32, EngineError> {
+        self.rule_failure()?;
         let legal = &self.legal[role];
         let chance = Some(role) == self.game.net.random;
         match legal[..] {
@@ -670,6 +773,17 @@ impl<'g> Machine<'g> {
                 Ok(legal[legal.len() - 1])
             }
             _ => Ok(legal[rng.random_range(0..legal.len())]),
+        }
+    }
+
+    /// The rule evaluator's failure on the loaded state, as an error.
+    fn rule_failure(&self) -> Result<(), EngineError> {
+        match self.rules.as_ref().and_then(RuleMachine::failure) {
+            Some(message) => Err(EngineError::Evaluation {
+                message,
+                state: self.state.clone(),
+            }),
+            None => Ok(()),
         }
     }
 

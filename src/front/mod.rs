@@ -64,5 +64,8 @@ pub fn engine_error(game: &Game, error: &EngineError) -> String {
             joined(weights),
             game.show_state(state)
         ),
+        EngineError::Evaluation { message, state } => {
+            format!("{message}\n  state: {}", game.show_state(state))
+        }
     }
 }

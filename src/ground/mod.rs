@@ -18,7 +18,7 @@
 mod aggregate;
 mod cycles;
 mod join;
-mod prepare;
+pub(crate) mod prepare;
 mod relation;
 pub mod terms;
 
@@ -138,6 +138,10 @@ pub fn show_atom(
     }
     .to_string()
 }
+
+/// How the note of a GROUNDING error begins when the game is finite but
+/// larger than the limits (`load` then falls back to the rule evaluator).
+pub const FINITE_BUT_LARGE: &str = "no relation grows without bound";
 
 /// Rounds a game must have run before a limit reached is blamed on growth.
 const GROWTH_ROUNDS: u32 = 8;
@@ -338,7 +342,7 @@ impl Grounder {
             return d.with_note(self.growth_note());
         }
         d.with_note(format!(
-            "no relation grows without bound, but the game is larger than grounding allows: \
+            "{FINITE_BUT_LARGE}, but the game is larger than grounding allows: \
              it reached {} ground atoms (limit {}), {} ground rules (limit {}) and {} candidate \
              facts tried (limit {}) in {} round{}",
             self.atoms.len(),

@@ -404,11 +404,15 @@ impl Session {
         }
         let pattern = parse::atom(&self.game, args)?;
         let mut m = self.machine();
-        let mut found: Vec<String> = m
-            .query(&pattern)
-            .into_iter()
-            .map(|a| self.game.show_atom(a))
-            .collect();
+        let mut found = match m.query_shown(&pattern) {
+            Ok(found) => found,
+            Err(e) => {
+                return Ok(format!(
+                    "error: {}\n",
+                    crate::front::engine_error(&self.game, &e)
+                ));
+            }
+        };
         // A fact of the state answers too: `query cell(X, Y, R)` need not
         // be written `query true(cell(X, Y, R))`.
         for f in self.game.facts(self.state()) {

@@ -1,0 +1,246 @@
+//! The finite domains of the rule evaluator: every base fact a state may
+//! hold and every move a role may make.
+//!
+//! In: a checked [`Program`]. Out: a [`Domain`] and the term table and
+//! symbols of its grounding. Holds: only the rules of the positive
+//! dependency cone of `role`, `init`, `legal` and `next` are grounded, their
+//! negative literals dropped, so the relaxed model over-approximates every
+//! state fact and move (`true` from `init` and `next`, `does` from `legal`,
+//! as the grounder's bridge rules say); relations read only under `not`
+//! are never grounded.
+
+use crate::diag::Diagnostic;
+use crate::gdl::{Names, Relation};
+use crate::ground::{self, GroundStats, Limits, TermId, TermTable};
+use crate::syntax::{Atom, CmpOp, Literal, Program, Rule, Sym, Symbols, Term};
+use rustc_hash::FxHashSet;
+
+/// Every base fact and move the game can ever have.
+#[derive(Clone, Debug)]
+pub struct Domain {
+    /// The base facts in the natural order of their terms.
+    pub base: Vec<TermId>,
+    /// Every `(role, move)` a `legal` atom of the relaxed model names, in
+    /// atom order.
+    pub moves: Vec<(TermId, TermId)>,
+    /// The sizes of the cone's grounding.
+    pub stats: GroundStats,
+}
+
+/// Grounds the positive cone of the domains' relations. If that is too
+/// large (with a quarter of the limits, so a blow-up is found fast), the
+/// rules of `legal`, `next` and `init` keep only the positive literals
+/// their safety needs (a coarser over-approximation: a move or a fact
+/// whose variables some literal binds) and the cone of what is left is
+/// grounded with the whole limits.
+pub fn ground_domain(
+    program: &Program,
+    limits: &Limits,
+) -> Result<(Domain, TermTable, Symbols), Vec<Diagnostic>> {
+    let names = Names::new(&program.symbols);
+    let quick = Limits {
+        max_atoms: limits.max_atoms / 4,
+        max_rules: limits.max_rules / 4,
+        max_work: limits.max_work / 4,
+        ..*limits
+    };
+    let g = match ground::ground(&relaxed(program, &names, false), &quick) {
+        Ok(g) => g,
+        Err(_) => ground::ground(&relaxed(program, &names, true), limits)?,
+    };
+    let kind = |rel: Sym, arity: usize| names.atom(rel, arity);
+    let mut base: Vec<TermId> = (g.atoms.iter())
+        .filter(|a| kind(a.rel, a.args.len()) == Some(Relation::True))
+        .map(|a| a.args[0])
+        .collect();
+    base.sort_by(|&a, &b| g.terms.compare(a, b, &g.symbols));
+    let moves = (g.atoms.iter())
+        .filter(|a| kind(a.rel, a.args.len()) == Some(Relation::Legal))
+        .map(|a| (a.args[0], a.args[1]))
+        .collect();
+    let stats = g.stats();
+    let domain = Domain { base, moves, stats };
+    Ok((domain, g.terms, g.symbols))
+}
+
+/// The cone's rules without negation; `slim`: the rules of the reserved
+/// relations without any positive literal (or disjunction) they are safe
+/// without.
+fn relaxed(program: &Program, names: &Names, slim: bool) -> Program {
+    let mut rules: Vec<Rule> = (program.rules.iter())
+        .map(|r| {
+            let mut body = without_negation(&r.body);
+            if slim && names.atom(r.head.rel, r.head.args.len()).is_some() {
+                drop_unneeded(&r.head, &mut body);
+            }
+            Rule {
+                head: r.head.clone(),
+                body,
+                span: r.span,
+            }
+        })
+        .collect();
+    let cone = positive_cone(&rules, names);
+    rules.retain(|r| cone.contains(&(r.head.rel, r.head.args.len())));
+    Program {
+        syntax: program.syntax,
+        symbols: program.symbols.clone(),
+        rules,
+        meta: program.meta.clone(),
+    }
+}
+
+/// Keeps of a body the positive literals that cover the head's variables,
+/// chosen greedily (the one binding most uncovered head variables first,
+/// the narrower on a tie), and the comparisons over their variables; the
+/// body stays whole if those are not safe.
+fn drop_unneeded(head: &Atom, body: &mut Vec<Literal>) {
+    let vars_of = |a: &Atom| {
+        let mut vs = FxHashSet::default();
+        a.for_each_var(&mut |v, _| {
+            vs.insert(v);
+        });
+        vs
+    };
+    let need = vars_of(head);
+    let mut covered: FxHashSet<Sym> = FxHashSet::default();
+    let mut chosen = vec![false; body.len()];
+    loop {
+        let best = (body.iter().enumerate())
+            .filter(|&(i, _)| !chosen[i])
+            .filter_map(|(i, l)| match l {
+                Literal::Pos(a) => Some((i, vars_of(a))),
+                _ => None,
+            })
+            .map(|(i, vs)| {
+                let gain = vs
+                    .iter()
+                    .filter(|v| need.contains(*v) && !covered.contains(*v))
+                    .count();
+                (gain, std::cmp::Reverse(vs.len()), std::cmp::Reverse(i), vs)
+            })
+            .max_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+        match best {
+            Some((gain, _, std::cmp::Reverse(i), vs)) if gain > 0 => {
+                chosen[i] = true;
+                covered.extend(vs);
+            }
+            _ => break,
+        }
+    }
+    let slim: Vec<Literal> = (body.iter().zip(&chosen))
+        .filter(|&(l, &c)| c || matches!(l, Literal::Cmp(..)))
+        .map(|(l, _)| l.clone())
+        .collect();
+    // A comparison over a variable no chosen literal binds goes too.
+    let mut slim: Vec<Literal> = slim
+        .iter()
+        .filter(|l| match l {
+            Literal::Cmp(_, a, b, _) => {
+                let mut ok = true;
+                a.for_each_var(&mut |v, _| ok &= covered.contains(&v));
+                b.for_each_var(&mut |v, _| ok &= covered.contains(&v));
+                ok || matches!(l, Literal::Cmp(CmpOp::Eq, ..))
+            }
+            _ => true,
+        })
+        .cloned()
+        .collect();
+    if is_safe(head, &slim) {
+        std::mem::swap(body, &mut slim);
+    }
+}
+
+/// Whether every variable of the head and of the comparisons is bound by
+/// the positive atoms, directly or through `X = Expr`.
+fn is_safe(head: &Atom, body: &[Literal]) -> bool {
+    let mut bound: FxHashSet<Sym> = FxHashSet::default();
+    for lit in body {
+        if let Literal::Pos(a) = lit {
+            a.for_each_var(&mut |v, _| {
+                bound.insert(v);
+            });
+        }
+    }
+    let vars = |t: &Term| {
+        let mut vs = Vec::new();
+        t.for_each_var(&mut |v, _| vs.push(v));
+        vs
+    };
+    loop {
+        let before = bound.len();
+        for lit in body {
+            if let Literal::Cmp(CmpOp::Eq, l, r, _) = lit {
+                let (lv, rv) = (vars(l), vars(r));
+                if lv.iter().all(|v| bound.contains(v)) {
+                    bound.extend(rv.iter().copied());
+                } else if rv.iter().all(|v| bound.contains(v)) {
+                    bound.extend(lv.iter().copied());
+                }
+            }
+        }
+        if bound.len() == before {
+            break;
+        }
+    }
+    let mut safe = true;
+    head.for_each_var(&mut |v, _| safe &= bound.contains(&v));
+    for lit in body {
+        if let Literal::Cmp(_, l, r, _) = lit {
+            safe &= vars(l).iter().chain(&vars(r)).all(|v| bound.contains(v));
+        }
+    }
+    safe
+}
+
+/// The relations `role`, `init`, `legal` and `next` depend on through
+/// positive literals (`true` and `does` bring in `init`, `next`, `legal`).
+fn positive_cone(rules: &[Rule], names: &Names) -> FxHashSet<(Sym, usize)> {
+    let roots = [
+        Relation::Role,
+        Relation::Init,
+        Relation::Legal,
+        Relation::Next,
+    ];
+    let mut cone: FxHashSet<(Sym, usize)> = roots
+        .iter()
+        .filter_map(|&r| names.sym(r).map(|s| (s, r.arity())))
+        .collect();
+    loop {
+        let before = cone.len();
+        for rule in rules {
+            if cone.contains(&(rule.head.rel, rule.head.args.len())) {
+                positive_atoms(&rule.body, &mut cone);
+            }
+        }
+        if cone.len() == before {
+            return cone;
+        }
+    }
+}
+
+fn positive_atoms(body: &[Literal], out: &mut FxHashSet<(Sym, usize)>) {
+    for lit in body {
+        match lit {
+            Literal::Pos(a) => {
+                out.insert((a.rel, a.args.len()));
+            }
+            Literal::Or(alts, _) => alts.iter().for_each(|alt| positive_atoms(alt, out)),
+            Literal::Not(..) | Literal::Cmp(..) | Literal::Agg(_) => {}
+        }
+    }
+}
+
+/// A body with every negative literal dropped (inside disjunctions too).
+fn without_negation(body: &[Literal]) -> Vec<Literal> {
+    body.iter()
+        .filter_map(|lit| match lit {
+            Literal::Not(..) => None,
+            Literal::Or(alts, span) => Some(Literal::Or(
+                alts.iter().map(|alt| without_negation(alt)).collect(),
+                *span,
+            )),
+            other => Some(other.clone()),
+        })
+        .collect()
+}

@@ -1,0 +1,788 @@
+//! Top-down evaluation with a table per call pattern.
+//!
+//! In: a [`RuleGame`], a state (its true facts) and, for `next`, the moves.
+//! Out: the answers of a call such as `legal(?R, ?M)` or `next(?X)`.
+//! Holds: a call is a relation with each argument either a ground term or
+//! free; its table holds every answer, found by running each rule of the
+//! relation with its body in the order [`plan`](super::plan) chose for the
+//! call's bound arguments. Tables of static relations live as long as the
+//! evaluator, those reading `true` until the next state, those reading
+//! `does` until the next moves. Recursion: a call met again while it is
+//! being solved returns the answers found so far and the calls in between
+//! form a group whose first call (the leader) runs its rules again until a
+//! pass adds nothing (GDL's left recursion would loop in plain resolution).
+//! A negation is decided only on a complete table of a fully bound call,
+//! which is what stratification atom by atom guarantees; meeting an
+//! unfinished one is a cycle through negation and an error.
+
+use super::facts::Facts;
+use super::plan::{Step, plan};
+use super::{Level, RuleGame};
+use crate::ground::prepare::{Pat, Prepared};
+use crate::ground::{GTerm, TermId, TermTable};
+use crate::syntax::CmpOp;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+
+/// Why an evaluation stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// A bound of [`RuleLimits`](super::RuleLimits) was reached: which.
+    Limit(&'static str),
+    /// A negated call met a call still being solved: the relation's name.
+    NegativeCycle(String),
+    /// A call with every argument bound has its answer (internal: unwinds
+    /// its rules to [`Evaluator::evaluate`], which stops there).
+    Found,
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Limit(what) => write!(f, "the rule evaluator reached its limit of {what}"),
+            Stop::NegativeCycle(rel) => write!(
+                f,
+                "the rule evaluator met `{rel}` depending on its own negation in this state"
+            ),
+            Stop::Found => write!(f, "an answer was found"),
+        }
+    }
+}
+
+/// A table: which store holds it and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableRef(u8, u32);
+
+/// Where the solving of a table stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    /// Being solved by the frame at this depth.
+    Active(usize),
+    /// Solved once in pass `pass` inside a group whose leader is not done;
+    /// `low` is the shallowest frame it depends on.
+    Incomplete {
+        pass: u64,
+        low: usize,
+    },
+    /// Left by a pass cut short: its answers hold, but may not be all.
+    Unfinished,
+    Complete,
+}
+
+/// Above this many answers a table keeps a hash set to find repeats.
+const LINEAR: usize = 8;
+
+struct Table {
+    /// The call (lent to [`Evaluator::evaluate`] while its rules run).
+    call: Box<[Option<TermId>]>,
+    arity: usize,
+    /// The answers, `arity` terms each.
+    answers: Vec<TermId>,
+    seen: FxHashSet<Box<[TermId]>>,
+    status: Status,
+    /// Whether it is on the list of tables of an unfinished group.
+    listed: bool,
+}
+
+impl Table {
+    fn count(&self) -> usize {
+        match self.arity {
+            0 => self.answers.len().min(1) + usize::from(!self.seen.is_empty()),
+            n => self.answers.len() / n,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.answers.is_empty() && self.seen.is_empty()
+    }
+
+    /// Adds an answer; whether it is new.
+    fn insert(&mut self, args: &[TermId]) -> bool {
+        let n = args.len();
+        if n == 0 {
+            // A proposition: one empty answer, kept as a marker in `seen`.
+            return self.seen.insert(Box::new([]));
+        }
+        if self.answers.len() / n <= LINEAR {
+            if self.answers.chunks(n).any(|a| a == args) {
+                return false;
+            }
+            if self.answers.len() / n == LINEAR {
+                self.seen = self.answers.chunks(n).map(Box::from).collect();
+                self.seen.insert(args.into());
+            }
+        } else if !self.seen.insert(args.into()) {
+            return false;
+        }
+        self.answers.extend_from_slice(args);
+        true
+    }
+}
+
+#[derive(Default)]
+struct Store {
+    ids: FxHashMap<Box<[u32]>, u32>,
+    tables: Vec<Table>,
+}
+
+impl Store {
+    fn clear(&mut self) {
+        self.ids.clear();
+        self.tables.clear();
+    }
+}
+
+/// One call being solved.
+struct Frame {
+    /// The shallowest frame the call was found to depend on.
+    low: usize,
+}
+
+/// What the body of one rule instance runs with.
+struct Ctx<'a> {
+    rule: &'a Prepared,
+    index: usize,
+    plan: Arc<[Step]>,
+    base: usize,
+    table: TableRef,
+    call: &'a [Option<TermId>],
+}
+
+/// Stack left below which a nested call gets a new segment, and its size.
+const RED_ZONE: usize = 128 * 1024;
+const STACK_STEP: usize = 2 * 1024 * 1024;
+
+/// The marker of a free argument in a call's key.
+const FREE: u32 = u32::MAX;
+
+/// One machine's evaluator of a [`RuleGame`].
+pub struct Evaluator<'g> {
+    game: &'g RuleGame,
+    terms: TermTable,
+    stores: [Store; 3],
+    /// Variable values of every rule instance being run, one slice each.
+    env: Vec<Option<TermId>>,
+    /// Variables bound since each choice point, to undo them.
+    trail: Vec<usize>,
+    frames: Vec<Frame>,
+    /// Tables of unfinished groups, completed by their leader.
+    incomplete: Vec<TableRef>,
+    pass: u64,
+    /// The loaded state's facts.
+    facts: Facts,
+    /// The moves being made, as (role, move) terms.
+    does: Vec<(TermId, TermId)>,
+    plans: FxHashMap<(u32, u64), Arc<[Step]>>,
+    /// Arguments of calls being built (a stack, one call on top of another).
+    args: Vec<Option<TermId>>,
+    key: Vec<u32>,
+    head: Vec<TermId>,
+    work: u64,
+    answers: usize,
+}
+
+impl<'g> Evaluator<'g> {
+    pub fn new(game: &'g RuleGame, terms: TermTable) -> Evaluator<'g> {
+        Evaluator {
+            game,
+            terms,
+            stores: Default::default(),
+            env: Vec::new(),
+            trail: Vec::new(),
+            frames: Vec::new(),
+            incomplete: Vec::new(),
+            pass: 0,
+            facts: Facts::new(&game.base, &game.terms),
+            does: Vec::new(),
+            plans: FxHashMap::default(),
+            args: Vec::new(),
+            key: Vec::new(),
+            head: Vec::new(),
+            work: 0,
+            answers: 0,
+        }
+    }
+
+    pub fn terms(&self) -> &TermTable {
+        &self.terms
+    }
+
+    /// Loads a state given as its bitset over the game's base facts.
+    pub fn load(&mut self, bits: &[u64]) {
+        self.stores[Level::State as usize].clear();
+        self.stores[Level::Move as usize].clear();
+        self.facts.load(bits);
+        self.work = 0;
+        self.answers = self.stores[Level::Static as usize]
+            .tables
+            .iter()
+            .map(Table::count)
+            .sum();
+    }
+
+    /// Sets the moves being made (forgetting what the previous ones implied).
+    pub fn set_moves(&mut self, does: impl Iterator<Item = (TermId, TermId)>) {
+        self.stores[Level::Move as usize].clear();
+        self.does.clear();
+        self.does.extend(does);
+    }
+
+    /// The answers of a call of relation `rel` (`None` arguments free), as
+    /// a flat list of `arity` terms each, or why it stopped; after a stop
+    /// every table is dropped, so the evaluator is usable again.
+    pub fn ask(&mut self, rel: u32, call: &[Option<TermId>]) -> Result<Vec<TermId>, Stop> {
+        self.args.clear();
+        self.args.extend_from_slice(call);
+        let result = self.solve(rel, 0).map(|t| {
+            let table = self.table(t);
+            match call.len() {
+                0 if !table.is_empty() => vec![TermId(0)],
+                _ => table.answers.clone(),
+            }
+        });
+        if result.is_err() {
+            self.stores.iter_mut().for_each(Store::clear);
+            self.frames.clear();
+            self.incomplete.clear();
+            self.env.clear();
+            self.trail.clear();
+        }
+        self.args.clear();
+        result
+    }
+
+    /// Whether a proposition (a relation without arguments) holds.
+    pub fn holds(&mut self, rel: u32) -> Result<bool, Stop> {
+        Ok(!self.ask(rel, &[])?.is_empty())
+    }
+
+    fn table(&self, t: TableRef) -> &Table {
+        &self.stores[t.0 as usize].tables[t.1 as usize]
+    }
+
+    fn table_mut(&mut self, t: TableRef) -> &mut Table {
+        &mut self.stores[t.0 as usize].tables[t.1 as usize]
+    }
+
+    /// Lowers the current frame's dependency to depth `d`.
+    fn lower(&mut self, d: usize) {
+        if let Some(f) = self.frames.last_mut() {
+            f.low = f.low.min(d);
+        }
+    }
+
+    /// The table of the call `rel(self.args[from..])`, solved unless it is
+    /// being solved already (then holding the answers found so far).
+    fn solve(&mut self, rel: u32, from: usize) -> Result<TableRef, Stop> {
+        let level = self.game.rules.level[rel as usize] as usize;
+        self.key.clear();
+        self.key.push(rel);
+        let call = &self.args[from..];
+        self.key
+            .extend(call.iter().map(|a| a.map_or(FREE, |t| t.0)));
+        let store = &mut self.stores[level];
+        let t = match store.ids.get(&self.key[..]) {
+            Some(&i) => {
+                let t = TableRef(level as u8, i);
+                match self.table(t).status {
+                    Status::Complete => return Ok(t),
+                    Status::Active(d) => {
+                        self.lower(d);
+                        return Ok(t);
+                    }
+                    Status::Incomplete { pass, low } if pass == self.pass => {
+                        self.lower(low);
+                        return Ok(t);
+                    }
+                    Status::Incomplete { .. } | Status::Unfinished => t,
+                }
+            }
+            None => {
+                let i = store.tables.len() as u32;
+                store.ids.insert(self.key.as_slice().into(), i);
+                store.tables.push(Table {
+                    call: call.into(),
+                    arity: call.len(),
+                    answers: Vec::new(),
+                    seen: FxHashSet::default(),
+                    status: Status::Complete,
+                    listed: false,
+                });
+                TableRef(level as u8, i)
+            }
+        };
+        // Deep recursion runs on stack grown on the heap (bounded by
+        // `max_depth`), so a thread's small stack does not overflow.
+        stacker::maybe_grow(RED_ZONE, STACK_STEP, || self.evaluate(rel, t))
+    }
+
+    /// Runs the rules of a table's call, again while the call leads a
+    /// group whose pass added answers.
+    fn evaluate(&mut self, rel: u32, t: TableRef) -> Result<TableRef, Stop> {
+        let depth = self.frames.len();
+        if depth >= self.game.rules.limits.max_depth {
+            return Err(Stop::Limit("nested calls"));
+        }
+        let mark = self.incomplete.len();
+        self.frames.push(Frame { low: depth });
+        self.table_mut(t).status = Status::Active(depth);
+        // The call is lent out while its rules run (no copy per table).
+        let call = std::mem::take(&mut self.table_mut(t).call);
+        let mask = call
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.is_some())
+            .fold(0u64, |m, (i, _)| m | 1 << i);
+        let rules = &self.game.rules;
+        // A call with every argument bound has at most one answer: found,
+        // it is final, and the remaining rules need not run.
+        let closed = call.iter().all(Option::is_some);
+        'passes: loop {
+            let before = self.group_size(t, mark);
+            for &r in &rules.by_head[rel as usize] {
+                match self.run_rule(r as usize, &call, mask, t) {
+                    Err(Stop::Found) => break 'passes,
+                    other => other?,
+                }
+            }
+            let low = self.frames[depth].low;
+            if low < depth || self.group_size(t, mark) == before {
+                break;
+            }
+            self.pass += 1;
+        }
+        let low = self.frames.pop().map_or(depth, |f| f.low);
+        self.table_mut(t).call = call;
+        if closed && !self.table(t).is_empty() {
+            // Final whatever the group: the tables the cut pass left
+            // unfinished keep their (sound) answers and run again when met.
+            self.table_mut(t).status = Status::Complete;
+            for m in self.incomplete.split_off(mark) {
+                let table = self.table_mut(m);
+                table.status = Status::Unfinished;
+                table.listed = false;
+            }
+            return Ok(t);
+        }
+        if low < depth {
+            self.lower(low);
+            let pass = self.pass;
+            let table = self.table_mut(t);
+            table.status = Status::Incomplete { pass, low };
+            if !table.listed {
+                table.listed = true;
+                self.incomplete.push(t);
+            }
+            for k in mark..self.incomplete.len() {
+                let m = self.incomplete[k];
+                if let Status::Incomplete { pass, low: l } = self.table(m).status {
+                    self.table_mut(m).status = Status::Incomplete {
+                        pass,
+                        low: l.min(low),
+                    };
+                }
+            }
+        } else {
+            self.table_mut(t).status = Status::Complete;
+            for m in self.incomplete.split_off(mark) {
+                self.table_mut(m).status = Status::Complete;
+            }
+        }
+        Ok(t)
+    }
+
+    /// Answers and members of the group led by `t`, to see a pass add none.
+    fn group_size(&self, t: TableRef, mark: usize) -> usize {
+        self.incomplete[mark..]
+            .iter()
+            .map(|&m| self.table(m).count() + 1)
+            .sum::<usize>()
+            + self.table(t).count()
+    }
+
+    fn plan_of(&mut self, r: usize, mask: u64) -> Arc<[Step]> {
+        let rules = &self.game.rules;
+        self.plans
+            .entry((r as u32, mask))
+            .or_insert_with(|| {
+                let does = rules.special.does;
+                let pos = &rules.pos_rels[r];
+                plan(&rules.rules[r], mask, |i| Some(pos[i]) == does).into()
+            })
+            .clone()
+    }
+
+    fn run_rule(
+        &mut self,
+        r: usize,
+        call: &[Option<TermId>],
+        mask: u64,
+        t: TableRef,
+    ) -> Result<(), Stop> {
+        let rules = &self.game.rules;
+        let rule = &rules.rules[r];
+        let base = self.env.len();
+        self.env.resize(base + rule.vars, None);
+        let trail = self.trail.len();
+        let unified = (rule.head.args.iter().zip(call)).all(|(p, a)| match a {
+            Some(term) => unify(p, *term, base, &mut self.env, &mut self.trail, &self.terms),
+            None => true,
+        });
+        let result = match unified {
+            true => {
+                let ctx = Ctx {
+                    rule,
+                    index: r,
+                    plan: self.plan_of(r, mask),
+                    base,
+                    table: t,
+                    call,
+                };
+                self.body(&ctx, 0)
+            }
+            false => Ok(()),
+        };
+        self.trail.truncate(trail);
+        self.env.truncate(base);
+        result
+    }
+
+    /// Runs the body from step `k` on, adding an answer at its end.
+    fn body(&mut self, ctx: &Ctx, k: usize) -> Result<(), Stop> {
+        let Some(&step) = ctx.plan.get(k) else {
+            return self.emit(ctx);
+        };
+        match step {
+            Step::Pos(i) => self.positive(ctx, k, i as usize),
+            Step::Neg(i) => {
+                if !self.negative_holds(ctx, i as usize)? {
+                    return Ok(());
+                }
+                self.body(ctx, k + 1)
+            }
+            Step::Test(c) => {
+                let cmp = &ctx.rule.cmps[c as usize];
+                let holds = self.compare(cmp.op, &cmp.left, &cmp.right, ctx.base);
+                match holds != cmp.negated {
+                    true => self.body(ctx, k + 1),
+                    false => Ok(()),
+                }
+            }
+            Step::Bind(c, left) => {
+                let cmp = &ctx.rule.cmps[c as usize];
+                let (target, source) = match left {
+                    true => (&cmp.left, &cmp.right),
+                    false => (&cmp.right, &cmp.left),
+                };
+                let Some(value) = self.build(source, ctx.base) else {
+                    return Ok(());
+                };
+                self.with_match(ctx, k, std::slice::from_ref(target), &[value])
+            }
+        }
+    }
+
+    /// Matches `pats` against `terms`, runs the rest of the body, undoes.
+    fn with_match(
+        &mut self,
+        ctx: &Ctx,
+        k: usize,
+        pats: &[Pat],
+        terms: &[TermId],
+    ) -> Result<(), Stop> {
+        let trail = self.trail.len();
+        let base = ctx.base;
+        let ok = (pats.iter().zip(terms))
+            .all(|(p, &t)| unify(p, t, base, &mut self.env, &mut self.trail, &self.terms));
+        let result = match ok {
+            true => self.body(ctx, k + 1),
+            false => Ok(()),
+        };
+        self.undo(trail);
+        result
+    }
+
+    fn undo(&mut self, trail: usize) {
+        for &v in &self.trail[trail..] {
+            self.env[v] = None;
+        }
+        self.trail.truncate(trail);
+    }
+
+    fn tick(&mut self) -> Result<(), Stop> {
+        self.work += 1;
+        let limits = &self.game.rules.limits;
+        if self.work > limits.max_work {
+            return Err(Stop::Limit("candidate facts tried in one state"));
+        }
+        if self.terms.len() > limits.max_terms {
+            return Err(Stop::Limit("terms made by one machine"));
+        }
+        Ok(())
+    }
+
+    /// Positive literal `i` at step `k`: each match, then the rest.
+    fn positive(&mut self, ctx: &Ctx, k: usize, i: usize) -> Result<(), Stop> {
+        let rules = &self.game.rules;
+        let atom = &ctx.rule.pos[i];
+        let rel = rules.pos_rels[ctx.index][i];
+        if Some(rel) == rules.special.truth {
+            return self.positive_true(ctx, k, &atom.args[0]);
+        }
+        if Some(rel) == rules.special.does {
+            for j in 0..self.does.len() {
+                self.tick()?;
+                let (r, m) = self.does[j];
+                self.with_match(ctx, k, &atom.args, &[r, m])?;
+            }
+            return Ok(());
+        }
+        let from = self.args.len();
+        for p in atom.args.iter() {
+            let a = self.bound_value(p, ctx.base);
+            self.args.push(a);
+        }
+        let solved = self.solve(rel, from);
+        self.args.truncate(from);
+        let t = solved?;
+        let n = atom.args.len();
+        if n == 0 {
+            return match self.table(t).is_empty() {
+                true => Ok(()),
+                false => self.body(ctx, k + 1),
+            };
+        }
+        let mut j = 0;
+        while j * n < self.table(t).answers.len() {
+            self.tick()?;
+            let trail = self.trail.len();
+            let answers = &self.stores[t.0 as usize].tables[t.1 as usize].answers;
+            let answer = &answers[j * n..(j + 1) * n];
+            let ok = (atom.args.iter().zip(answer))
+                .all(|(p, &a)| unify(p, a, ctx.base, &mut self.env, &mut self.trail, &self.terms));
+            if ok {
+                self.body(ctx, k + 1)?;
+            }
+            self.undo(trail);
+            j += 1;
+        }
+        Ok(())
+    }
+
+    /// `true(P)`: a look-up when `P` is bound; else, when some top-level
+    /// argument is bound, the base facts with those values (an index);
+    /// else the true facts of `P`'s functor, or every true fact.
+    fn positive_true(&mut self, ctx: &Ctx, k: usize, p: &Pat) -> Result<(), Stop> {
+        if let Some(fact) = self.bound_value(p, ctx.base) {
+            return match self.fact_holds(fact) {
+                true => self.body(ctx, k + 1),
+                false => Ok(()),
+            };
+        }
+        let one = std::slice::from_ref(p);
+        let Pat::App(f, args) = p else {
+            for j in 0..self.facts.all().len() {
+                self.tick()?;
+                let fact = self.facts.all()[j];
+                self.with_match(ctx, k, one, &[fact])?;
+            }
+            return Ok(());
+        };
+        let (mut mask, mut values) = (0u64, Vec::new());
+        for (i, a) in args.iter().enumerate().take(64) {
+            if let Some(v) = self.bound_value(a, ctx.base) {
+                mask |= 1 << i;
+                values.push(v);
+            }
+        }
+        let functor = (*f, args.len());
+        if mask != 0 {
+            let (ix, a, b) = self.facts.lookup(&self.terms, functor, mask, &values);
+            for j in a..b {
+                self.tick()?;
+                if let Some(fact) = self.facts.indexed(ix, j) {
+                    self.with_match(ctx, k, one, &[fact])?;
+                }
+            }
+            return Ok(());
+        }
+        let Some(g) = self.facts.group(functor.0, functor.1) else {
+            return Ok(());
+        };
+        for j in 0..self.facts.of_group(g).len() {
+            self.tick()?;
+            let fact = self.facts.of_group(g)[j];
+            self.with_match(ctx, k, one, &[fact])?;
+        }
+        Ok(())
+    }
+
+    fn fact_holds(&self, fact: TermId) -> bool {
+        match self.game.base_index.get(&fact) {
+            Some(&i) => self.facts.holds_index(i),
+            None => false,
+        }
+    }
+
+    /// Whether negative literal `i` holds: its atom, fully bound, has no
+    /// answer (or no value, when arithmetic in it fails).
+    fn negative_holds(&mut self, ctx: &Ctx, i: usize) -> Result<bool, Stop> {
+        let rules = &self.game.rules;
+        let atom = &ctx.rule.neg[i];
+        let rel = rules.neg_rels[ctx.index][i];
+        let from = self.args.len();
+        for p in atom.args.iter() {
+            match self.build(p, ctx.base) {
+                Some(t) => self.args.push(Some(t)),
+                None => {
+                    self.args.truncate(from);
+                    return Ok(true);
+                }
+            }
+        }
+        let args: Vec<TermId> = self.args[from..].iter().flatten().copied().collect();
+        if Some(rel) == rules.special.truth {
+            self.args.truncate(from);
+            return Ok(!self.fact_holds(args[0]));
+        }
+        if Some(rel) == rules.special.does {
+            self.args.truncate(from);
+            return Ok(!self.does.iter().any(|&(r, m)| [r, m] == args[..]));
+        }
+        let solved = self.solve(rel, from);
+        self.args.truncate(from);
+        let table = self.table(solved?);
+        match table.status {
+            Status::Complete => Ok(table.is_empty()),
+            _ => {
+                let name = self.game.rules.rels[rel as usize].0;
+                Err(Stop::NegativeCycle(
+                    self.game.symbols.name(name).to_string(),
+                ))
+            }
+        }
+    }
+
+    /// The end of a body: the head's instance is an answer of the table.
+    fn emit(&mut self, ctx: &Ctx) -> Result<(), Stop> {
+        self.head.clear();
+        for p in ctx.rule.head.args.iter() {
+            match self.build(p, ctx.base) {
+                Some(t) => self.head.push(t),
+                None => return Ok(()), // arithmetic without a value
+            }
+        }
+        // A head with arithmetic may differ from a bound argument of the call.
+        if (self.head.iter().zip(ctx.call)).any(|(h, c)| c.is_some_and(|c| c != *h)) {
+            return Ok(());
+        }
+        let head = std::mem::take(&mut self.head);
+        let added = self.table_mut(ctx.table).insert(&head);
+        self.head = head;
+        if added {
+            self.answers += 1;
+            if self.answers > self.game.rules.limits.max_answers {
+                return Err(Stop::Limit("answers held for one state"));
+            }
+            if ctx.call.iter().all(Option::is_some) {
+                return Err(Stop::Found);
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of a pattern if all its variables are bound.
+    fn bound_value(&mut self, p: &Pat, base: usize) -> Option<TermId> {
+        match is_bound(p, base, &self.env) {
+            true => self.build(p, base),
+            false => None,
+        }
+    }
+
+    /// The ground term of a bound pattern; `None` if arithmetic has no
+    /// value or a variable is unbound. New terms are counted by
+    /// [`Evaluator::tick`] against the limit.
+    fn build(&mut self, p: &Pat, base: usize) -> Option<TermId> {
+        match p {
+            Pat::Var(v) => self.env[base + *v as usize],
+            Pat::Ground(t) => Some(*t),
+            Pat::App(f, args) => {
+                let args = args
+                    .iter()
+                    .map(|a| self.build(a, base))
+                    .collect::<Option<Box<[TermId]>>>()?;
+                Some(self.terms.intern(GTerm::App(*f, args)))
+            }
+            Pat::Arith(op, a, b) => {
+                let a = self.build(a, base)?;
+                let b = self.build(b, base)?;
+                let v = op.apply(self.terms.int(a)?, self.terms.int(b)?)?;
+                Some(self.terms.intern(GTerm::Int(v)))
+            }
+        }
+    }
+
+    /// A comparison as the grounder decides it: `=`/`!=` on terms, the
+    /// orderings on integers only; a side without a value makes it fail.
+    fn compare(&mut self, op: CmpOp, l: &Pat, r: &Pat, base: usize) -> bool {
+        let (Some(a), Some(b)) = (self.build(l, base), self.build(r, base)) else {
+            return false;
+        };
+        match op {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            _ => match (self.terms.int(a), self.terms.int(b)) {
+                (Some(x), Some(y)) => match op {
+                    CmpOp::Lt => x < y,
+                    CmpOp::Le => x <= y,
+                    CmpOp::Gt => x > y,
+                    _ => x >= y,
+                },
+                _ => false,
+            },
+        }
+    }
+}
+
+fn is_bound(p: &Pat, base: usize, env: &[Option<TermId>]) -> bool {
+    match p {
+        Pat::Var(v) => env[base + *v as usize].is_some(),
+        Pat::Ground(_) => true,
+        Pat::App(_, args) => args.iter().all(|a| is_bound(a, base, env)),
+        Pat::Arith(_, a, b) => is_bound(a, base, env) && is_bound(b, base, env),
+    }
+}
+
+/// Matches a pattern against a ground term, binding variables of the rule
+/// instance at `base` (recorded in `trail`). Arithmetic matches anything:
+/// a head with arithmetic is checked once built ([`Evaluator::emit`]).
+fn unify(
+    p: &Pat,
+    t: TermId,
+    base: usize,
+    env: &mut [Option<TermId>],
+    trail: &mut Vec<usize>,
+    terms: &TermTable,
+) -> bool {
+    match p {
+        Pat::Var(v) => {
+            let slot = base + *v as usize;
+            match env[slot] {
+                Some(b) => b == t,
+                None => {
+                    env[slot] = Some(t);
+                    trail.push(slot);
+                    true
+                }
+            }
+        }
+        Pat::Ground(g) => *g == t,
+        Pat::App(f, args) => match terms.term(t) {
+            GTerm::App(g, targs) if g == f && targs.len() == args.len() => (args.iter())
+                .zip(targs.iter())
+                .all(|(p, &t)| unify(p, t, base, env, trail, terms)),
+            _ => false,
+        },
+        Pat::Arith(..) => true,
+    }
+}

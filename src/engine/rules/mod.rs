@@ -1,0 +1,325 @@
+//! The rule evaluator: answers a state's queries from the rules as written,
+//! for games too large to ground whole (`--engine rules`).
+//!
+//! In: a checked [`Program`]. Out: [`Rules`] (immutable, shared between
+//! threads: the rules prepared as patterns, each relation's level, the game's
+//! base facts and moves) and, per machine, an [`Evaluator`] that answers
+//! terminal, legal moves, weights, goals and next states.
+//! Holds: the finite domains a [`State`](super::State) and the move indices
+//! need come from grounding only the positive dependency cone of `role`,
+//! `init`, `legal` and `next` with negation ignored ([`domain`]); relations
+//! read only under `not` with every argument bound (chess's
+//! `threatened_with_capture`) stay out of it. Queries are solved top-down
+//! with a table per call pattern ([`eval`]); bodies are ordered per pattern
+//! of bound arguments ([`plan`]). Every evaluation is bounded by
+//! [`RuleLimits`], so no input hangs or exhausts memory.
+
+mod domain;
+mod eval;
+mod facts;
+mod machine;
+mod plan;
+
+use crate::diag::{Diagnostic, codes};
+use crate::gdl;
+use crate::gdl::{Names, Relation};
+use crate::ground::prepare::{self, Prepared, RelKey};
+use crate::ground::{GTerm, GroundStats, Limits, TermId, TermTable};
+use crate::syntax::{Literal, Program, Symbols};
+use eval::{Evaluator, Stop};
+pub use machine::RuleMachine;
+use rustc_hash::FxHashMap;
+
+/// Bounds on one evaluation (a state's view, its goals or one next state).
+#[derive(Clone, Copy, Debug)]
+pub struct RuleLimits {
+    /// Answers held in the tables of one state, in all.
+    pub max_answers: usize,
+    /// Nested calls: the depth of the evaluator's own recursion.
+    pub max_depth: usize,
+    /// Candidate facts tried while solving the queries of one state.
+    pub max_work: u64,
+    /// Terms made while evaluating (arithmetic, built heads) per machine.
+    pub max_terms: usize,
+}
+
+impl Default for RuleLimits {
+    fn default() -> RuleLimits {
+        RuleLimits {
+            max_answers: 4_000_000,
+            max_depth: 2_000,
+            max_work: 400_000_000,
+            max_terms: 4_000_000,
+        }
+    }
+}
+
+/// How a relation's answers change: never, with the state, or with the moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    Static = 0,
+    State = 1,
+    Move = 2,
+}
+
+/// The prepared rules of a game and its domains.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    /// The relations, numbered; `rel_ids` maps (name, arity) to the number.
+    rels: Vec<RelKey>,
+    rel_ids: FxHashMap<RelKey, u32>,
+    level: Vec<Level>,
+    /// The rules of each relation (its head), as indices into `rules`.
+    by_head: Vec<Vec<u32>>,
+    rules: Vec<Prepared>,
+    /// The relation of each positive, then negative literal of each rule.
+    pos_rels: Vec<Vec<u32>>,
+    neg_rels: Vec<Vec<u32>>,
+    /// Relation numbers of the reserved relations the evaluator reads.
+    pub(crate) special: Special,
+    pub(crate) limits: RuleLimits,
+}
+
+/// The reserved relations the evaluator treats specially or asks about.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Special {
+    pub truth: Option<u32>,
+    pub does: Option<u32>,
+    pub terminal: Option<u32>,
+    pub legal: Option<u32>,
+    pub next: Option<u32>,
+    pub goal: Option<u32>,
+    pub weight: Option<u32>,
+}
+
+/// Most arguments of a relation: call patterns are 64-bit masks.
+const MAX_ARITY: usize = 64;
+
+/// What every evaluator of one game shares: the rules, the terms they and
+/// the domains name, the base facts (numbered as a
+/// [`State`](super::State)'s bits) and every role's moves.
+#[derive(Clone, Debug)]
+pub struct RuleGame {
+    pub rules: Rules,
+    pub terms: TermTable,
+    pub symbols: Symbols,
+    pub base: Vec<TermId>,
+    pub base_index: FxHashMap<TermId, u32>,
+    pub roles: Vec<TermId>,
+    /// Per role, its moves by index, and the index of each move.
+    pub move_terms: Vec<Vec<TermId>>,
+    pub moves: Vec<FxHashMap<TermId, u32>>,
+    /// The index of the chance role `random`, if the game has one.
+    pub random: Option<usize>,
+}
+
+/// A game ready for the rule evaluator.
+pub struct Built {
+    pub game: RuleGame,
+    /// The base facts of the initial state.
+    pub init: Vec<u32>,
+    /// The sizes of the domains' grounding.
+    pub stats: GroundStats,
+}
+
+/// Prepares a checked program for the rule evaluator: grounds its domains
+/// (within the grounder's `limits`), prepares the rules, and asks them for
+/// the roles and the initial state.
+pub fn build(program: &Program, limits: &Limits) -> Result<Built, Vec<Diagnostic>> {
+    refuse_aggregates(program)?;
+    let (domain, mut terms, symbols) = domain::ground_domain(program, limits)?;
+    let names = Names::new(&symbols);
+    let mut prepared = Vec::new();
+    let mut errors = Vec::new();
+    for rule in &program.rules {
+        match prepare::prepare(rule, &mut terms) {
+            Ok(p) => prepared.extend(p),
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let rules = Rules::new(prepared, &names)?;
+    let base_index = (domain.base.iter().enumerate())
+        .map(|(i, &t)| (t, i as u32))
+        .collect();
+    let mut game = RuleGame {
+        rules,
+        terms,
+        symbols,
+        base: domain.base,
+        base_index,
+        roles: Vec::new(),
+        move_terms: Vec::new(),
+        moves: Vec::new(),
+        random: None,
+    };
+    let (roles, init) = roles_and_init(&game, &names)
+        .map_err(|stop| vec![Diagnostic::global(codes::GROUNDING, stop.to_string())])?;
+    if roles.is_empty() {
+        return Err(vec![Diagnostic::global(
+            codes::NO_ROLES,
+            "the game declares no roles",
+        )]);
+    }
+    for &role in &roles {
+        let mut terms = Vec::new();
+        let mut index = FxHashMap::default();
+        for &(r, m) in &domain.moves {
+            if r == role && !index.contains_key(&m) {
+                index.insert(m, terms.len() as u32);
+                terms.push(m);
+            }
+        }
+        game.move_terms.push(terms);
+        game.moves.push(index);
+    }
+    game.random = roles.iter().position(
+        |&r| matches!(game.terms.term(r), GTerm::Sym(s) if game.symbols.name(*s) == gdl::RANDOM),
+    );
+    game.roles = roles;
+    Ok(Built {
+        game,
+        init,
+        stats: domain.stats,
+    })
+}
+
+/// The roles, in the order their rules give them, and the base facts of
+/// the initial state.
+fn roles_and_init(game: &RuleGame, names: &Names) -> Result<(Vec<TermId>, Vec<u32>), Stop> {
+    let mut eval = Evaluator::new(game, game.terms.clone());
+    eval.load(&vec![0; game.base.len().div_ceil(64).max(1)]);
+    let mut ask = |rel: Relation| match names.sym(rel).and_then(|s| game.rules.relation((s, 1))) {
+        Some(r) => eval.ask(r, &[None]),
+        None => Ok(Vec::new()),
+    };
+    let roles = ask(Relation::Role)?;
+    let init = ask(Relation::Init)?
+        .iter()
+        .filter_map(|t| game.base_index.get(t).copied())
+        .collect();
+    Ok((roles, init))
+}
+
+/// Aggregates need their own evaluation, which the rule evaluator lacks.
+fn refuse_aggregates(program: &Program) -> Result<(), Vec<Diagnostic>> {
+    fn has(lits: &[Literal]) -> bool {
+        lits.iter().any(|l| match l {
+            Literal::Agg(_) => true,
+            Literal::Not(inner, _) => has(std::slice::from_ref(inner)),
+            Literal::Or(alts, _) => alts.iter().any(|a| has(a)),
+            Literal::Pos(_) | Literal::Cmp(..) => false,
+        })
+    }
+    match program.rules.iter().find(|r| has(&r.body)) {
+        Some(rule) => Err(vec![Diagnostic::error(
+            codes::GROUNDING,
+            rule.span,
+            "the rule evaluator (`--engine rules`) does not support aggregates",
+        )]),
+        None => Ok(()),
+    }
+}
+
+impl Rules {
+    fn new(rules: Vec<Prepared>, names: &Names) -> Result<Rules, Vec<Diagnostic>> {
+        let mut r = Rules {
+            rels: Vec::new(),
+            rel_ids: FxHashMap::default(),
+            level: Vec::new(),
+            by_head: Vec::new(),
+            pos_rels: Vec::new(),
+            neg_rels: Vec::new(),
+            rules: Vec::new(),
+            special: Special::default(),
+            limits: RuleLimits::default(),
+        };
+        for rule in &rules {
+            let mut atoms = std::iter::once(&rule.head)
+                .chain(&rule.pos)
+                .chain(&rule.neg);
+            if atoms.any(|a| a.rel.1 > MAX_ARITY) {
+                return Err(vec![Diagnostic::error(
+                    codes::GROUNDING,
+                    rule.span,
+                    format!("the rule evaluator takes relations of at most {MAX_ARITY} arguments"),
+                )]);
+            }
+            let head = r.rel(rule.head.rel);
+            let pos = rule.pos.iter().map(|a| r.rel(a.rel)).collect();
+            let neg = rule.neg.iter().map(|a| r.rel(a.rel)).collect();
+            r.by_head[head as usize].push(r.pos_rels.len() as u32);
+            r.pos_rels.push(pos);
+            r.neg_rels.push(neg);
+        }
+        r.rules = rules;
+        let find = |r: &mut Rules, rel: Relation| names.sym(rel).map(|s| r.rel((s, rel.arity())));
+        r.special = Special {
+            truth: find(&mut r, Relation::True),
+            does: find(&mut r, Relation::Does),
+            terminal: find(&mut r, Relation::Terminal),
+            legal: find(&mut r, Relation::Legal),
+            next: find(&mut r, Relation::Next),
+            goal: find(&mut r, Relation::Goal),
+            weight: find(&mut r, Relation::Weight),
+        };
+        r.level = r.levels();
+        Ok(r)
+    }
+
+    fn rel(&mut self, key: RelKey) -> u32 {
+        if let Some(&i) = self.rel_ids.get(&key) {
+            return i;
+        }
+        let i = self.rels.len() as u32;
+        self.rels.push(key);
+        self.rel_ids.insert(key, i);
+        self.by_head.push(Vec::new());
+        i
+    }
+
+    /// Each relation's level: `true` is the state's, `does` the moves', and
+    /// a relation takes the highest level of what its rules read.
+    fn levels(&self) -> Vec<Level> {
+        let mut level = vec![Level::Static; self.rels.len()];
+        if let Some(t) = self.special.truth {
+            level[t as usize] = Level::State;
+        }
+        if let Some(d) = self.special.does {
+            level[d as usize] = Level::Move;
+        }
+        loop {
+            let mut changed = false;
+            for (head, rules) in self.by_head.iter().enumerate() {
+                let read = rules
+                    .iter()
+                    .flat_map(|&r| {
+                        self.pos_rels[r as usize]
+                            .iter()
+                            .chain(&self.neg_rels[r as usize])
+                    })
+                    .map(|&b| level[b as usize])
+                    .max()
+                    .unwrap_or(Level::Static);
+                if read > level[head] {
+                    level[head] = read;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return level;
+            }
+        }
+    }
+
+    pub fn level(&self, rel: u32) -> Level {
+        self.level[rel as usize]
+    }
+
+    /// The number of a relation, if the program names it.
+    pub fn relation(&self, key: RelKey) -> Option<u32> {
+        self.rel_ids.get(&key).copied()
+    }
+}
