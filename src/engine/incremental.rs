@@ -76,10 +76,11 @@ pub struct Propagation {
 }
 
 /// The view cone size (rules) from which the incremental engine is the
-/// default: every measured game from here up is faster on it (pawn race
-/// 1,007 rules, Tablan 4,476, othello 11,694), while below it some games
+/// default: every measured game from here up is faster on it (view cones
+/// of 1,007, 4,476 and 11,694 rules among them), while below it some games
 /// change most of their small view every step and run faster on the
-/// reference (nim1 61, ticTacToe 62, sheepAndWolf 748); README, Speed.
+/// reference (cones of 61, 62 and 748 rules); the README's Speed section
+/// names the games.
 const INCREMENTAL_VIEW_RULES: usize = 900;
 
 /// Whether the incremental engine is expected to be faster than the
