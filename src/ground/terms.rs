@@ -10,7 +10,7 @@
 //! [`TermTable::intern_app`]), so a join allocates only for new terms.
 
 use crate::syntax::print::{Shape, TermView};
-use crate::syntax::{Show, Sym, Symbols, Syntax, Term, TermKind};
+use crate::syntax::{CmpOp, Show, Sym, Symbols, Syntax, Term, TermKind};
 use indexmap::{Equivalent, IndexSet};
 use rustc_hash::FxBuildHasher;
 use std::cmp::Ordering;
@@ -129,6 +129,25 @@ impl TermTable {
         match self.term(id) {
             GTerm::Int(i) => Some(*i),
             _ => None,
+        }
+    }
+
+    /// Whether the comparison `a op b` holds, as the language defines it:
+    /// `=` and `!=` on terms, the orderings on integers only (false when a
+    /// side is not an integer).
+    pub fn satisfies(&self, op: CmpOp, a: TermId, b: TermId) -> bool {
+        match op {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            _ => match (self.int(a), self.int(b)) {
+                (Some(x), Some(y)) => match op {
+                    CmpOp::Lt => x < y,
+                    CmpOp::Le => x <= y,
+                    CmpOp::Gt => x > y,
+                    _ => x >= y,
+                },
+                _ => false,
+            },
         }
     }
 
