@@ -4,10 +4,11 @@
 //! warnings of `--playouts` seeded random playouts of each valid file); on
 //! stdout a line per valid file (`FILE: ok (roles x, o; 57 ground rules)`,
 //! or `(roles white, black; 1006 rules, on the rule evaluator)` for a game
-//! too large to ground; none with `--quiet`), or its sizes and the playouts' depth and branching
-//! with `--explain`; and the exit code: 0 if every file is valid (warnings
-//! allowed), 1 if any is invalid, 2 for a usage or I/O error (a file that
-//! cannot be opened). A file that is not UTF-8 or does not parse is invalid.
+//! too large to ground; none with `--quiet`), or its sizes and the
+//! playouts' depth and branching with `--explain`; and the exit code: 0 if
+//! every file is valid (warnings allowed), 1 if any is invalid, 2 for a
+//! usage or I/O error (a file that cannot be opened). A file that is not
+//! UTF-8 or does not parse is invalid.
 //! Files open as in every other command ([`super::open_file`]).
 
 use super::{EXIT_OK, GameOptions, open_file, print_diagnostics};
