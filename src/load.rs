@@ -11,10 +11,9 @@
 //! asked for; [`Loaded::fallback`] says why.
 
 use crate::check::{Summary, analyse, incomplete};
-use crate::diag::codes;
 use crate::diag::{Diagnostic, has_errors};
 use crate::engine::{EngineKind, Game};
-use crate::ground::{FINITE_BUT_LARGE, Limits};
+use crate::ground::{self, GroundError, Limits};
 use crate::syntax::{self, LoadError, Overrides, Program, ReadError, SourceMap, Syntax};
 use std::path::Path;
 
@@ -145,26 +144,19 @@ fn make_game(
     if engine == Some(EngineKind::Rules) {
         return Ok((Game::from_rules(program, &limits)?, None));
     }
-    match Game::new(program, &limits) {
-        Ok(mut game) => {
-            if let Some(engine) = engine {
-                game.set_engine(engine);
-            }
-            Ok((game, None))
+    let ground = match ground::ground(program, &limits) {
+        Ok(ground) => ground,
+        Err(GroundError {
+            too_large: Some(why),
+            ..
+        }) if engine.is_none() => {
+            return Ok((Game::from_rules(program, &limits)?, Some(why)));
         }
-        Err(errors) => match too_large(&errors) {
-            Some(why) if engine.is_none() => Ok((Game::from_rules(program, &limits)?, Some(why))),
-            _ => Err(errors),
-        },
+        Err(e) => return Err(e.into()),
+    };
+    let mut game = Game::from_ground(ground, program.meta.clone())?;
+    if let Some(engine) = engine {
+        game.set_engine(engine);
     }
-}
-
-/// What made a finite game too large to ground, if that is all that failed.
-fn too_large(errors: &[Diagnostic]) -> Option<String> {
-    let [d] = errors else { return None };
-    let finite = d.notes.iter().any(|n| n.starts_with(FINITE_BUT_LARGE));
-    let why = d.message.split_once(": ").map(|(_, why)| why.to_string());
-    (d.code == codes::GROUNDING && finite)
-        .then_some(why)
-        .flatten()
+    Ok((game, None))
 }

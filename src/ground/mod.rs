@@ -139,15 +139,37 @@ pub fn show_atom(
     .to_string()
 }
 
-/// How the note of a GROUNDING error begins when the game is finite but
-/// larger than the limits (`load` then falls back to the rule evaluator).
-pub const FINITE_BUT_LARGE: &str = "no relation grows without bound";
+/// Why a checked program could not be grounded: its diagnostics, and
+/// whether it is a finite game that only exceeds the limits (`load` then
+/// falls back to the rule evaluator).
+#[derive(Debug)]
+pub struct GroundError {
+    pub diagnostics: Vec<Diagnostic>,
+    /// For a finite game larger than the limits: what it reached ("more than
+    /// 2000000 ground atoms").
+    pub too_large: Option<String>,
+}
+
+impl From<Vec<Diagnostic>> for GroundError {
+    fn from(diagnostics: Vec<Diagnostic>) -> GroundError {
+        GroundError {
+            diagnostics,
+            too_large: None,
+        }
+    }
+}
+
+impl From<GroundError> for Vec<Diagnostic> {
+    fn from(e: GroundError) -> Vec<Diagnostic> {
+        e.diagnostics
+    }
+}
 
 /// Rounds a game must have run before a limit reached is blamed on growth.
 const GROWTH_ROUNDS: u32 = 8;
 
 /// Grounds a checked program.
-pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnostic>> {
+pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, GroundError> {
     let (rewritten, specs) = aggregate::rewrite(program);
     let program = &rewritten;
     let domains: Vec<RelKey> = specs.iter().map(|s| s.domain).collect();
@@ -171,6 +193,7 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
         arg_stack: Vec::new(),
         key: join::Key::default(),
         watched: Vec::new(),
+        too_large: None,
     };
     let mut rules = Vec::new();
     let mut errors = Vec::new();
@@ -186,7 +209,7 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
         }
     }
     if !errors.is_empty() {
-        return Err(errors);
+        return Err(errors.into());
     }
     rules.extend(g.bridges());
     let mut rule_rels: Vec<RuleRels> = rules
@@ -202,12 +225,17 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, Vec<Diagnost
     for (r, watch) in rule_rels.iter_mut().zip(watched) {
         r.watch = watch;
     }
-    g.solve(&rules, &rule_rels, &specs).map_err(|e| vec![e])?;
-    g.aggregate_networks(&specs).map_err(|e| vec![e])?;
+    let solved = g.solve(&rules, &rule_rels, &specs);
+    if let Err(e) = solved.and_then(|()| g.aggregate_networks(&specs)) {
+        return Err(GroundError {
+            diagnostics: vec![e],
+            too_large: g.too_large.take(),
+        });
+    }
     let watched = std::mem::take(&mut g.watched);
     let ground = g.finish(program.syntax);
     match cycles::negative_cycle(&ground, &watched) {
-        Some(cycle) => Err(vec![cycle]),
+        Some(cycle) => Err(vec![cycle].into()),
         None => Ok(ground),
     }
 }
@@ -246,6 +274,8 @@ struct Grounder {
     /// The ground rules (number, source span) of the rules that may close a
     /// cycle through negation ([`cycles::watched`]).
     watched: Vec<(u32, Span)>,
+    /// Set by a limit reached in a finite game: what it reached.
+    too_large: Option<String>,
 }
 
 /// The bound of [`Limits`] that grounding reached.
@@ -306,7 +336,7 @@ impl Grounder {
     /// which bound, a fact the rule was producing, and either the advice
     /// for a relation that grows without bound or, for a finite game, the
     /// sizes reached against the limits.
-    fn too_big(&self, span: Span, reached: Reached) -> Diagnostic {
+    fn too_big(&mut self, span: Span, reached: Reached) -> Diagnostic {
         // A bridge rule has no place: the last real rule that added a fact
         // stands for it.
         let span = if span == Span::default() {
@@ -341,8 +371,9 @@ impl Grounder {
         if reached == Reached::Depth || self.still_growing() {
             return d.with_note(self.growth_note());
         }
+        self.too_large = Some(what);
         d.with_note(format!(
-            "{FINITE_BUT_LARGE}, but the game is larger than grounding allows: \
+            "no relation grows without bound, but the game is larger than grounding allows: \
              it reached {} ground atoms (limit {}), {} ground rules (limit {}) and {} candidate \
              facts tried (limit {}) in {} round{}",
             self.atoms.len(),
