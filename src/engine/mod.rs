@@ -654,6 +654,32 @@ impl<'g> Machine<'g> {
         Ok(out)
     }
 
+    /// Every goal value each role has in the loaded state, terminal or not,
+    /// in increasing order (the REPL's line of goals before the end): from
+    /// the rule evaluator or from the net's goal atoms that hold.
+    pub fn goal_values(&mut self) -> Result<Vec<Vec<i64>>, EngineError> {
+        if let Some(rm) = &mut self.rules {
+            return rm.goals().map_err(|message| EngineError::Evaluation {
+                message,
+                state: self.state.clone(),
+            });
+        }
+        self.copy_counted_values();
+        self.run(Plan::Goal);
+        let vals = &self.vals;
+        Ok((self.game.net.roles.iter())
+            .map(|role| {
+                let mut values: Vec<i64> = (role.goals.iter())
+                    .filter(|(s, _)| vals[*s as usize])
+                    .map(|(_, v)| *v)
+                    .collect();
+                values.sort_unstable();
+                values.dedup();
+                values
+            })
+            .collect())
+    }
+
     /// An error if some role has no legal move (in a non-terminal state).
     pub fn check_playable(&self) -> Result<(), EngineError> {
         self.rule_failure()?;
