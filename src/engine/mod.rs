@@ -19,6 +19,7 @@ use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
 use compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 use incremental::{Counters, Propagation};
 use rand::{Rng, RngExt};
+pub use rules::QueryRules;
 use rules::{RuleGame, RuleMachine};
 
 /// A game state: the set of its true base facts.
@@ -355,6 +356,12 @@ impl Game {
 
     pub fn engine(&self) -> EngineKind {
         self.engine
+    }
+
+    /// On the rule evaluator, the rules it runs per query (`None` on the
+    /// compiled engines, whose sizes are [`Game::stats`]).
+    pub fn query_rules(&self) -> Option<QueryRules> {
+        self.rules.as_ref().map(|g| g.rules.query_rules())
     }
 
     pub fn machine(&self) -> Machine<'_> {

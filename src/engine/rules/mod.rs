@@ -100,6 +100,17 @@ pub(crate) struct Agg {
     pub shared: usize,
 }
 
+/// The rules the evaluator runs to answer each query of a state.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QueryRules {
+    pub terminal: usize,
+    pub legal: usize,
+    pub weight: usize,
+    pub next: usize,
+    pub goal: usize,
+    pub aggregates: usize,
+}
+
 /// The reserved relations the evaluator treats specially or asks about.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Special {
@@ -368,6 +379,21 @@ impl Rules {
             if !changed {
                 return level;
             }
+        }
+    }
+
+    /// How many prepared rules (one per alternative of a disjunction) each
+    /// query relation has, for `check --explain`.
+    pub fn query_rules(&self) -> QueryRules {
+        let count = |rel: Option<u32>| rel.map_or(0, |r| self.by_head[r as usize].len());
+        let s = &self.special;
+        QueryRules {
+            terminal: count(s.terminal),
+            legal: count(s.legal),
+            weight: count(s.weight),
+            next: count(s.next),
+            goal: count(s.goal),
+            aggregates: self.aggs.len(),
         }
     }
 
