@@ -180,6 +180,40 @@ fn explain_prints_sizes_and_strata_on_stdout() {
     assert!(out.stdout.is_empty());
 }
 
+/// On the rule evaluator `--explain` prints the rules it runs per query
+/// and its domains, counted by hand in tests/games/tally.rules: 6 state
+/// facts of `stone` (3 cells, 2 roles), `passed`, 2 of `control`, 3 of
+/// `lowest`; 10 moves (3 cells, `pass` and `noop` per role); 7 `next`
+/// rules and 6 aggregates.
+#[test]
+fn explain_on_the_rule_evaluator_prints_its_rules_per_query() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/tally.rules");
+    let args = ["check", "--explain", "--playouts", "0", "--engine", "rules"];
+    let mut args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+    args.push(path.as_os_str());
+    let out = tabula(&args);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = stdout.lines().skip(5).collect();
+    assert!(rows[0].starts_with("  domain atoms "), "{stdout}");
+    assert!(rows[1].starts_with("  domain rules "), "{stdout}");
+    assert_eq!(
+        rows[2..12],
+        [
+            "  state facts    12",
+            "  moves          10",
+            "  terminal rules 1",
+            "  legal rules    3",
+            "  weight rules   0",
+            "  next rules     7",
+            "  goal rules     2",
+            "  aggregates     6",
+            "  stratum 0: cell init next placed role score taken top wins",
+            "  stratum 1: cells goal legal terminal",
+        ]
+    );
+}
+
 /// `check` opens files as every other command does: the same message for a
 /// file that is not there, and `--param` read the same way (spaces around
 /// the name and value do not matter), so a parameter that changes the game

@@ -185,15 +185,6 @@ fn rules_agree(path: &Path, reference: &Game) {
     let rules =
         match tabula::load::open_with(path, None, &Default::default(), Some(EngineKind::Rules)) {
             Ok(l) => l.game,
-            // The rule evaluator refuses aggregates, with this one error.
-            Err(f)
-                if f.diagnostics
-                    .iter()
-                    .any(|d| d.message.contains("not support aggregates")) =>
-            {
-                assert_eq!(f.diagnostics.len(), 1, "{}", path.display());
-                return;
-            }
             Err(f) => panic!(
                 "{} does not load for the rule evaluator: {:?}",
                 path.display(),

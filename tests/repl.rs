@@ -201,6 +201,13 @@ fn force_chance_outcomes() {
     session("repl/sessions", "force_chance_outcomes");
 }
 
+/// On the rule evaluator the line of goals before the end shows the same
+/// values as on the compiled engines (count.kif: the role to move has 0).
+#[test]
+fn rules_engine_goals() {
+    session("repl/sessions", "rules_engine_goals");
+}
+
 /// `query` lists the true instances of a pattern, in KIF and with variables; `no` when none.
 #[test]
 fn query_relations() {

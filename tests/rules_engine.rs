@@ -3,7 +3,8 @@
 //! (`../shared/conformance/large/expected.tsv`); `check` accepts it with a
 //! note; a game stratified only atom by atom (futoshiki4) counts right; and
 //! a recursion deeper than its limit is a clear error, also on a thread
-//! with a small stack; the REPL's `query` asks the rule evaluator.
+//! with a small stack; the REPL's `query` asks the rule evaluator; and
+//! aggregates take the values docs/LANGUAGE.md gives them.
 
 mod common;
 
@@ -109,8 +110,12 @@ fn chain(steps: u32) -> String {
 }
 
 fn rules_game(text: &str) -> Game {
+    game_in(text, Syntax::Kif)
+}
+
+fn game_in(text: &str, syntax: Syntax) -> Game {
     let mut sources = SourceMap::default();
-    let program = syntax::parse_str(&mut sources, "chain.kif", text, Syntax::Kif)
+    let program = syntax::parse_str(&mut sources, "test", text, syntax)
         .unwrap_or_else(|d| panic!("does not parse: {d:?}"));
     match tabula::load::build_with(program, sources, Some(EngineKind::Rules)) {
         Ok(l) => l.game,
@@ -151,21 +156,30 @@ fn a_recursion_deeper_than_the_limit_is_an_error_even_on_a_small_stack() {
     );
 }
 
+/// The REPL's `query` on the initial state of `game`: the atoms shown,
+/// sorted, or the evaluation error.
+fn query(game: &Game, pattern: &str) -> Result<Vec<String>, String> {
+    let mut m = game.machine();
+    m.set_state(&game.initial());
+    let mut sources = SourceMap::default();
+    let file = sources.add("<query>", pattern);
+    let mut symbols = game.symbols.clone();
+    let term = syntax::parse_term(&sources, file, game.syntax, &mut symbols)
+        .unwrap_or_else(|d| panic!("`{pattern}`: {}", d.message));
+    match m.query_shown(&term) {
+        Ok(mut found) => {
+            found.sort();
+            Ok(found)
+        }
+        Err(EngineError::Evaluation { message, .. }) => Err(message),
+        Err(other) => panic!("`{pattern}`: {other:?}"),
+    }
+}
+
 #[test]
 fn the_repl_query_asks_the_rule_evaluator() {
     let game = rules_game(&chain(3));
-    let mut m = game.machine();
-    m.set_state(&game.initial());
-    let mut ask = |pattern: &str| {
-        let mut sources = SourceMap::default();
-        let file = sources.add("<query>", pattern);
-        let mut symbols = game.symbols.clone();
-        let term = syntax::parse_term(&sources, file, Syntax::Kif, &mut symbols)
-            .unwrap_or_else(|d| panic!("`{pattern}`: {}", d.message));
-        let mut found = m.query_shown(&term).expect("no evaluation error");
-        found.sort();
-        found
-    };
+    let ask = |pattern: &str| query(&game, pattern).expect("no evaluation error");
     assert_eq!(
         ask("(reach ?x)"),
         ["(reach n0)", "(reach n1)", "(reach n2)", "(reach n3)"]
@@ -173,4 +187,58 @@ fn the_repl_query_asks_the_rule_evaluator() {
     assert_eq!(ask("(legal p ?m)"), ["(legal p go)"]);
     assert_eq!(ask("(reach n2)"), ["(reach n2)"]);
     assert!(ask("(reach n9)").is_empty());
+}
+
+/// Aggregates over a state holding `n(0)`, `n(3)` and `n(5)`, with the
+/// values worked by hand.
+const AGGREGATES: &str = "roles p.
+init n(0). init n(3). init n(5).
+legal(p, go) :- true n(_).
+next n(X) :- true n(X).
+terminal :- true n(9).
+goal(p, 0) :- role(p).
+limit(0..4).
+% The shared Y is bound by a literal written after the aggregate.
+above(Y, N) :- N = count { true n(X), X > Y }, limit(Y).
+% 10 / 0 has no value: that binding is dropped (10 / 3 + 10 / 5 = 5).
+shares(S) :- S = sum Q { true n(X), Q = 10 / X }.
+none(N) :- N = count { true n(X), X > 7 }.
+zero(S) :- S = sum X { true n(X), X > 7 }.
+% The least and greatest of nothing make the literal false.
+low(M) :- M = min X { true n(X), X > 7 }.
+high(M) :- M = max X { true n(X), X < 5 }.
+big(9223372036854775807). big(1).
+% A sum that overflows has no value.
+huge(S) :- S = sum X { big(X) }.
+tag(a).
+bad(S) :- S = sum X { tag(X) }.
+";
+
+#[test]
+fn aggregates_take_their_documented_values_on_the_rule_evaluator() {
+    let game = game_in(AGGREGATES, Syntax::Rules);
+    assert_eq!(game.engine(), EngineKind::Rules);
+    let ask = |pattern: &str| query(&game, pattern).expect("no evaluation error");
+    assert_eq!(
+        ask("above(Y, N)"),
+        [
+            "above(0, 2)",
+            "above(1, 2)",
+            "above(2, 2)",
+            "above(3, 1)",
+            "above(4, 1)"
+        ]
+    );
+    assert_eq!(ask("above(3, 1)"), ["above(3, 1)"]);
+    assert!(ask("above(3, 2)").is_empty());
+    assert_eq!(ask("shares(S)"), ["shares(5)"]);
+    assert_eq!(ask("none(N)"), ["none(0)"]);
+    assert_eq!(ask("zero(S)"), ["zero(0)"]);
+    assert!(ask("low(M)").is_empty());
+    assert_eq!(ask("high(M)"), ["high(3)"]);
+    assert!(ask("huge(S)").is_empty());
+    assert_eq!(
+        query(&game, "bad(S)"),
+        Err("`sum` needs integer values, and one value here is `a`".to_string())
+    );
 }

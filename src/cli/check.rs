@@ -90,21 +90,39 @@ fn print_summary(path: &Path, loaded: &Loaded, observed: &Observed) {
     let ground = game.ground_stats();
     let net = game.stats();
     let mut text = format!("{}\n", path.display());
-    let rows = [
+    let mut rows = vec![
         ("relations", summary.relations),
         ("facts", summary.facts),
         ("rules", summary.rules),
         ("strata", summary.strata.len()),
-        ("ground atoms", ground.atoms),
-        ("ground rules", ground.rules),
-        ("state facts", net.base_facts),
-        ("moves", net.moves),
-        ("view rules", net.view_rules),
-        ("next rules", net.next_rules),
-        ("goal rules", net.goal_rules),
     ];
+    match game.query_rules() {
+        // The rule evaluator grounds only its domains' cone and runs the
+        // rules of each query as written.
+        Some(q) => rows.extend([
+            ("domain atoms", ground.atoms),
+            ("domain rules", ground.rules),
+            ("state facts", net.base_facts),
+            ("moves", net.moves),
+            ("terminal rules", q.terminal),
+            ("legal rules", q.legal),
+            ("weight rules", q.weight),
+            ("next rules", q.next),
+            ("goal rules", q.goal),
+            ("aggregates", q.aggregates),
+        ]),
+        None => rows.extend([
+            ("ground atoms", ground.atoms),
+            ("ground rules", ground.rules),
+            ("state facts", net.base_facts),
+            ("moves", net.moves),
+            ("view rules", net.view_rules),
+            ("next rules", net.next_rules),
+            ("goal rules", net.goal_rules),
+        ]),
+    }
     for (what, n) in rows {
-        text.push_str(&format!("  {what:<13} {n}\n"));
+        text.push_str(&format!("  {what:<14} {n}\n"));
     }
     // The game's symbols extend the program's, so the ids are the same.
     for (i, stratum) in summary.strata.iter().enumerate() {

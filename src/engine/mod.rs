@@ -19,6 +19,7 @@ use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
 use compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 use incremental::{Counters, Propagation};
 use rand::{Rng, RngExt};
+pub use rules::QueryRules;
 use rules::{RuleGame, RuleMachine};
 
 /// A game state: the set of its true base facts.
@@ -357,6 +358,12 @@ impl Game {
         self.engine
     }
 
+    /// On the rule evaluator, the rules it runs per query (`None` on the
+    /// compiled engines, whose sizes are [`Game::stats`]).
+    pub fn query_rules(&self) -> Option<QueryRules> {
+        self.rules.as_ref().map(|g| g.rules.query_rules())
+    }
+
     pub fn machine(&self) -> Machine<'_> {
         let counters = self.initial_counters.clone();
         let mut vals = match &counters {
@@ -652,6 +659,32 @@ impl<'g> Machine<'g> {
             out.push(Some(v));
         }
         Ok(out)
+    }
+
+    /// Every goal value each role has in the loaded state, terminal or not,
+    /// in increasing order (the REPL's line of goals before the end): from
+    /// the rule evaluator or from the net's goal atoms that hold.
+    pub fn goal_values(&mut self) -> Result<Vec<Vec<i64>>, EngineError> {
+        if let Some(rm) = &mut self.rules {
+            return rm.goals().map_err(|message| EngineError::Evaluation {
+                message,
+                state: self.state.clone(),
+            });
+        }
+        self.copy_counted_values();
+        self.run(Plan::Goal);
+        let vals = &self.vals;
+        Ok((self.game.net.roles.iter())
+            .map(|role| {
+                let mut values: Vec<i64> = (role.goals.iter())
+                    .filter(|(s, _)| vals[*s as usize])
+                    .map(|(_, v)| *v)
+                    .collect();
+                values.sort_unstable();
+                values.dedup();
+                values
+            })
+            .collect())
     }
 
     /// An error if some role has no legal move (in a non-terminal state).

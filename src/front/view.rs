@@ -7,8 +7,6 @@
 
 use super::parse::count_of;
 use crate::engine::{Game, Machine};
-use crate::ground::GTerm;
-use crate::syntax::{Sym, Term, TermKind};
 
 /// A joint move as `ROLE=MOVE ...`, every role (nature too), in role order:
 /// the form `play` reads back.
@@ -162,24 +160,15 @@ pub fn goals(m: &mut Machine) -> String {
             Err(e) => format!("goals: error: {}\n", super::engine_error(game, &e)),
         };
     }
-    let atoms = match game.symbols.get("goal") {
-        Some(goal) => m.query(&goal_pattern(game, goal)),
-        None => Vec::new(),
-    };
-    let mut per_role: Vec<Vec<String>> = vec![Vec::new(); game.role_count()];
-    for a in atoms {
-        let atom = game.atom(a);
-        let (Some(&r), Some(&v)) = (atom.args.first(), atom.args.get(1)) else {
-            continue;
-        };
-        let role = game.show(r);
-        if let Some(i) = (0..game.role_count()).find(|&i| game.role_name(i) == role) {
-            per_role[i].push(match game.terms.term(v) {
-                GTerm::Int(i) => i.to_string(),
-                _ => game.show(v),
-            });
+    let per_role = match m.goal_values() {
+        Ok(values) => values,
+        Err(e) => {
+            return format!(
+                "goals (not over yet): error: {}\n",
+                super::engine_error(game, &e)
+            );
         }
-    }
+    };
     let shown: Vec<String> = per_role
         .iter()
         .enumerate()
@@ -188,25 +177,13 @@ pub fn goals(m: &mut Machine) -> String {
             let v = if v.is_empty() {
                 "none".to_string()
             } else {
-                v.join(" or ")
+                let shown: Vec<String> = v.iter().map(i64::to_string).collect();
+                shown.join(" or ")
             };
             format!("{} {v}", game.role_name(r))
         })
         .collect();
     format!("goals (not over yet): {}\n", shown.join(", "))
-}
-
-/// The pattern `goal(R, V)`: two variables that need only differ from each
-/// other and from the game's symbols.
-fn goal_pattern(game: &Game, goal: Sym) -> Term {
-    let var = |i: usize| {
-        let sym = Sym((game.symbols.len() + i) as u32);
-        Term::new(TermKind::Var(sym), Default::default())
-    };
-    Term::new(
-        TermKind::App(goal, vec![var(0), var(1)]),
-        Default::default(),
-    )
 }
 
 /// "3 steps" style counts.

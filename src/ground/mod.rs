@@ -15,7 +15,7 @@
 //! too, and refused with NEGATIVE_CYCLE only if a ground atom depends on its
 //! own negation ([`cycles`]).
 
-mod aggregate;
+pub(crate) mod aggregate;
 mod cycles;
 mod join;
 pub(crate) mod prepare;

@@ -226,12 +226,16 @@ fn positive_atoms(body: &[Literal], out: &mut FxHashSet<(Sym, usize)>) {
                 out.insert((a.rel, a.args.len()));
             }
             Literal::Or(alts, _) => alts.iter().for_each(|alt| positive_atoms(alt, out)),
-            Literal::Not(..) | Literal::Cmp(..) | Literal::Agg(_) => {}
+            // The values an aggregate can take come from its inner relations.
+            Literal::Agg(agg) => positive_atoms(&agg.body, out),
+            Literal::Not(..) | Literal::Cmp(..) => {}
         }
     }
 }
 
-/// A body with every negative literal dropped (inside disjunctions too).
+/// A body with every negative literal dropped (inside disjunctions and
+/// aggregates too: an aggregate over more bindings can take every value
+/// the real one can, as the grounder's candidates count subsets).
 fn without_negation(body: &[Literal]) -> Vec<Literal> {
     body.iter()
         .filter_map(|lit| match lit {
@@ -240,6 +244,11 @@ fn without_negation(body: &[Literal]) -> Vec<Literal> {
                 alts.iter().map(|alt| without_negation(alt)).collect(),
                 *span,
             )),
+            Literal::Agg(agg) => {
+                let mut agg = agg.clone();
+                agg.body = without_negation(&agg.body);
+                Some(Literal::Agg(agg))
+            }
             other => Some(other.clone()),
         })
         .collect()

@@ -13,14 +13,16 @@
 //! pass adds nothing (GDL's left recursion would loop in plain resolution).
 //! A negation is decided only on a complete table of a fully bound call,
 //! which is what stratification atom by atom guarantees; meeting an
-//! unfinished one is a cycle through negation and an error.
+//! unfinished one is a cycle through negation and an error. An aggregate's
+//! value relation has no rules: its table is folded from the complete
+//! tables of its facts relation, one per binding of the shared arguments.
 
 use super::facts::Facts;
-use super::plan::{Step, plan};
-use super::{Level, RuleGame};
+use super::plan::{Kind, Step, plan};
+use super::{Agg, Level, RuleGame};
 use crate::ground::prepare::{Pat, Prepared};
 use crate::ground::{GTerm, TermId, TermTable};
-use crate::syntax::CmpOp;
+use crate::syntax::{AggOp, CmpOp};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
@@ -31,6 +33,9 @@ pub enum Stop {
     Limit(&'static str),
     /// A negated call met a call still being solved: the relation's name.
     NegativeCycle(String),
+    /// A `sum`, `min` or `max` met a value that is not an integer: the
+    /// message.
+    NotInteger(String),
     /// A call with every argument bound has its answer (internal: unwinds
     /// its rules to [`Evaluator::evaluate`], which stops there).
     Found,
@@ -44,6 +49,7 @@ impl std::fmt::Display for Stop {
                 f,
                 "the rule evaluator met `{rel}` depending on its own negation in this state"
             ),
+            Stop::NotInteger(message) => f.write_str(message),
             Stop::Found => write!(f, "an answer was found"),
         }
     }
@@ -339,6 +345,12 @@ impl<'g> Evaluator<'g> {
         let closed = call.iter().all(Option::is_some);
         'passes: loop {
             let before = self.group_size(t, mark);
+            if let Some(&k) = rules.agg_of.get(&rel) {
+                match self.aggregate(&rules.aggs[k], &call, t) {
+                    Err(Stop::Found) => break 'passes,
+                    other => other?,
+                }
+            }
             for &r in &rules.by_head[rel as usize] {
                 match self.run_rule(r as usize, &call, mask, t) {
                     Err(Stop::Found) => break 'passes,
@@ -407,7 +419,12 @@ impl<'g> Evaluator<'g> {
             .or_insert_with(|| {
                 let does = rules.special.does;
                 let pos = &rules.pos_rels[r];
-                plan(&rules.rules[r], mask, |i| Some(pos[i]) == does).into()
+                let kind = |i: usize| match rules.agg_of.get(&pos[i]) {
+                    Some(&k) => Kind::Aggregate(rules.aggs[k].shared),
+                    None if Some(pos[i]) == does => Kind::Does,
+                    None => Kind::Plain,
+                };
+                plan(&rules.rules[r], mask, kind).into()
             })
             .clone()
     }
@@ -677,18 +694,108 @@ impl<'g> Evaluator<'g> {
             return Ok(());
         }
         let head = std::mem::take(&mut self.head);
-        let added = self.table_mut(ctx.table).insert(&head);
+        let added = self.add_answer(ctx.table, &head, ctx.call);
         self.head = head;
-        if added {
+        added
+    }
+
+    /// Adds an answer to the table of `call`, within the limit; a call with
+    /// every argument bound stops at its answer.
+    fn add_answer(
+        &mut self,
+        t: TableRef,
+        answer: &[TermId],
+        call: &[Option<TermId>],
+    ) -> Result<(), Stop> {
+        if self.table_mut(t).insert(answer) {
             self.answers += 1;
             if self.answers > self.game.rules.limits.max_answers {
                 return Err(Stop::Limit("answers held for one state"));
             }
-            if ctx.call.iter().all(Option::is_some) {
+            if call.iter().all(Option::is_some) {
                 return Err(Stop::Found);
             }
         }
         Ok(())
+    }
+
+    /// The answers of an aggregate's value relation for `call`: for each
+    /// binding `s` of the shared arguments (the call's, else those of the
+    /// aggregate's bindings relation), the aggregate of the answers of its
+    /// facts relation called with `s`, a sub-query whose table must be
+    /// complete, as a negation's.
+    fn aggregate(&mut self, agg: &Agg, call: &[Option<TermId>], t: TableRef) -> Result<(), Stop> {
+        let shared = &call[..agg.shared];
+        let bindings: Vec<Box<[TermId]>> = match shared.iter().all(Option::is_some) {
+            true => vec![shared.iter().flatten().copied().collect()],
+            false => {
+                let d = self.complete_call(agg.domain, shared)?;
+                let answers = &self.table(d).answers;
+                answers.chunks(agg.shared).map(Box::from).collect()
+            }
+        };
+        let mut inner: Vec<Option<TermId>> = Vec::with_capacity(agg.facts_arity);
+        for s in bindings {
+            inner.clear();
+            inner.extend(s.iter().map(|&x| Some(x)));
+            inner.resize(agg.facts_arity, None);
+            let f = self.complete_call(agg.facts, &inner)?;
+            let Some(value) = self.fold(agg, f)? else {
+                continue;
+            };
+            let value = self.terms.intern(GTerm::Int(value));
+            if call[agg.shared].is_some_and(|c| c != value) {
+                continue;
+            }
+            let mut answer = s.into_vec();
+            answer.push(value);
+            self.add_answer(t, &answer, call)?;
+        }
+        Ok(())
+    }
+
+    /// The table of a call whose answers must all be known.
+    fn complete_call(&mut self, rel: u32, call: &[Option<TermId>]) -> Result<TableRef, Stop> {
+        let from = self.args.len();
+        self.args.extend_from_slice(call);
+        let solved = self.solve(rel, from);
+        self.args.truncate(from);
+        let t = solved?;
+        match self.table(t).status {
+            Status::Complete => Ok(t),
+            _ => {
+                let name = self.game.rules.rels[rel as usize].0;
+                let name = self.game.symbols.name(name).to_string();
+                Err(Stop::NegativeCycle(name))
+            }
+        }
+    }
+
+    /// The aggregate of a complete facts table: the count of its answers,
+    /// or the sum, least or greatest of their values (the last argument);
+    /// `None` for the least or greatest of nothing or a sum that overflows.
+    fn fold(&self, agg: &Agg, f: TableRef) -> Result<Option<i64>, Stop> {
+        let table = self.table(f);
+        if agg.op == AggOp::Count {
+            return Ok(Some(table.count() as i64));
+        }
+        let mut values = Vec::with_capacity(table.count());
+        for answer in table.answers.chunks(agg.facts_arity) {
+            let last = answer[agg.facts_arity - 1];
+            let Some(v) = self.terms.int(last) else {
+                let shown = self.terms.show(last, &self.game.symbols, self.game.syntax);
+                return Err(Stop::NotInteger(format!(
+                    "`{}` needs integer values, and one value here is `{shown}`",
+                    agg.op.as_str()
+                )));
+            };
+            values.push(v);
+        }
+        Ok(match agg.op {
+            AggOp::Sum => values.iter().try_fold(0i64, |a, &b| a.checked_add(b)),
+            AggOp::Min => values.into_iter().min(),
+            _ => values.into_iter().max(),
+        })
     }
 
     /// The value of a pattern if all its variables are bound.

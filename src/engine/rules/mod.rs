@@ -11,7 +11,10 @@
 //! read only under `not` with every argument bound (chess's
 //! `threatened_with_capture`) stay out of it. Queries are solved top-down
 //! with a table per call pattern ([`eval`]); bodies are ordered per pattern
-//! of bound arguments ([`plan`]). Every evaluation is bounded by
+//! of bound arguments ([`plan`]). Aggregates are rewritten as the grounder
+//! rewrites them; an aggregate's value relation is folded from the complete
+//! table of its facts per binding of its shared variables ([`eval`]). Every
+//! evaluation is bounded by
 //! [`RuleLimits`], so no input hangs or exhausts memory.
 
 mod domain;
@@ -23,9 +26,10 @@ mod plan;
 use crate::diag::{Diagnostic, codes};
 use crate::gdl;
 use crate::gdl::{Names, Relation};
+use crate::ground::aggregate::{self, AggSpec};
 use crate::ground::prepare::{self, Prepared, RelKey};
 use crate::ground::{GTerm, GroundStats, Limits, TermId, TermTable};
-use crate::syntax::{Literal, Program, Symbols};
+use crate::syntax::{AggOp, Literal, Program, Rule, Sym, Symbols, Syntax};
 use eval::{Evaluator, Stop};
 pub use machine::RuleMachine;
 use rustc_hash::FxHashMap;
@@ -75,9 +79,36 @@ pub struct Rules {
     /// The relation of each positive, then negative literal of each rule.
     pos_rels: Vec<Vec<u32>>,
     neg_rels: Vec<Vec<u32>>,
+    /// The aggregates, and the aggregate of each `_aggv_K` relation.
+    pub(crate) aggs: Vec<Agg>,
+    pub(crate) agg_of: FxHashMap<u32, usize>,
     /// Relation numbers of the reserved relations the evaluator reads.
     pub(crate) special: Special,
     pub(crate) limits: RuleLimits,
+}
+
+/// An aggregate: `_aggv_K(s, n)` holds when `n` is the aggregate of the
+/// answers of `_agg_K(s, ..)` (their last argument is the value, but for
+/// `count`), for each `s` of `_aggs_K`.
+#[derive(Clone, Debug)]
+pub(crate) struct Agg {
+    pub op: AggOp,
+    pub facts: u32,
+    pub facts_arity: usize,
+    pub domain: u32,
+    /// How many leading arguments are the shared variables.
+    pub shared: usize,
+}
+
+/// The rules the evaluator runs to answer each query of a state.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QueryRules {
+    pub terminal: usize,
+    pub legal: usize,
+    pub weight: usize,
+    pub next: usize,
+    pub goal: usize,
+    pub aggregates: usize,
 }
 
 /// The reserved relations the evaluator treats specially or asks about.
@@ -103,6 +134,7 @@ pub struct RuleGame {
     pub rules: Rules,
     pub terms: TermTable,
     pub symbols: Symbols,
+    pub syntax: Syntax,
     pub base: Vec<TermId>,
     pub base_index: FxHashMap<TermId, u32>,
     pub roles: Vec<TermId>,
@@ -126,12 +158,12 @@ pub struct Built {
 /// (within the grounder's `limits`), prepares the rules, and asks them for
 /// the roles and the initial state.
 pub fn build(program: &Program, limits: &Limits) -> Result<Built, Vec<Diagnostic>> {
-    refuse_aggregates(program)?;
-    let (domain, mut terms, symbols) = domain::ground_domain(program, limits)?;
+    let (domain, mut terms, mut symbols) = domain::ground_domain(program, limits)?;
+    let (program_rules, specs) = rewrite_aggregates(program, &mut symbols);
     let names = Names::new(&symbols);
     let mut prepared = Vec::new();
     let mut errors = Vec::new();
-    for rule in &program.rules {
+    for rule in &program_rules {
         match prepare::prepare(rule, &mut terms) {
             Ok(p) => prepared.extend(p),
             Err(e) => errors.push(e),
@@ -140,7 +172,7 @@ pub fn build(program: &Program, limits: &Limits) -> Result<Built, Vec<Diagnostic
     if !errors.is_empty() {
         return Err(errors);
     }
-    let rules = Rules::new(prepared, &names)?;
+    let rules = Rules::new(prepared, &specs, &names)?;
     let base_index = (domain.base.iter().enumerate())
         .map(|(i, &t)| (t, i as u32))
         .collect();
@@ -148,6 +180,7 @@ pub fn build(program: &Program, limits: &Limits) -> Result<Built, Vec<Diagnostic
         rules,
         terms,
         symbols,
+        syntax: program.syntax,
         base: domain.base,
         base_index,
         roles: Vec::new(),
@@ -203,28 +236,40 @@ fn roles_and_init(game: &RuleGame, names: &Names) -> Result<(Vec<TermId>, Vec<u3
     Ok((roles, init))
 }
 
-/// Aggregates need their own evaluation, which the rule evaluator lacks.
-fn refuse_aggregates(program: &Program) -> Result<(), Vec<Diagnostic>> {
-    fn has(lits: &[Literal]) -> bool {
-        lits.iter().any(|l| match l {
-            Literal::Agg(_) => true,
-            Literal::Not(inner, _) => has(std::slice::from_ref(inner)),
-            Literal::Or(alts, _) => alts.iter().any(|a| has(a)),
-            Literal::Pos(_) | Literal::Cmp(..) => false,
-        })
+/// The program's rules with each aggregate rewritten as the grounder does
+/// ([`aggregate::rewrite`]: `_agg_K` facts, `_aggs_K` bindings and the
+/// `_aggv_K` literal), the new relation names interned in `symbols` (the
+/// domain's grounding named its own copies of them).
+fn rewrite_aggregates(program: &Program, symbols: &mut Symbols) -> (Vec<Rule>, Vec<AggSpec>) {
+    let (rewritten, mut specs) = aggregate::rewrite(program);
+    let known = program.symbols.len();
+    let mut adopt = |s: Sym| match (s.0 as usize) < known {
+        true => s,
+        false => symbols.intern(rewritten.symbols.name(s)),
+    };
+    let mut rules = rewritten.rules.clone();
+    for rule in &mut rules {
+        rule.head.rel = adopt(rule.head.rel);
+        for lit in &mut rule.body {
+            if let Literal::Pos(atom) = lit {
+                atom.rel = adopt(atom.rel);
+            }
+        }
     }
-    match program.rules.iter().find(|r| has(&r.body)) {
-        Some(rule) => Err(vec![Diagnostic::error(
-            codes::GROUNDING,
-            rule.span,
-            "the rule evaluator (`--engine rules`) does not support aggregates",
-        )]),
-        None => Ok(()),
+    for spec in &mut specs {
+        for rel in [&mut spec.facts, &mut spec.domain, &mut spec.values] {
+            rel.0 = adopt(rel.0);
+        }
     }
+    (rules, specs)
 }
 
 impl Rules {
-    fn new(rules: Vec<Prepared>, names: &Names) -> Result<Rules, Vec<Diagnostic>> {
+    fn new(
+        rules: Vec<Prepared>,
+        specs: &[AggSpec],
+        names: &Names,
+    ) -> Result<Rules, Vec<Diagnostic>> {
         let mut r = Rules {
             rels: Vec::new(),
             rel_ids: FxHashMap::default(),
@@ -232,6 +277,8 @@ impl Rules {
             by_head: Vec::new(),
             pos_rels: Vec::new(),
             neg_rels: Vec::new(),
+            aggs: Vec::new(),
+            agg_of: FxHashMap::default(),
             rules: Vec::new(),
             special: Special::default(),
             limits: RuleLimits::default(),
@@ -255,6 +302,18 @@ impl Rules {
             r.neg_rels.push(neg);
         }
         r.rules = rules;
+        for spec in specs {
+            let agg = Agg {
+                op: spec.op,
+                facts: r.rel(spec.facts),
+                facts_arity: spec.facts.1,
+                domain: r.rel(spec.domain),
+                shared: spec.shared,
+            };
+            let values = r.rel(spec.values);
+            r.agg_of.insert(values, r.aggs.len());
+            r.aggs.push(agg);
+        }
         let find = |r: &mut Rules, rel: Relation| names.sym(rel).map(|s| r.rel((s, rel.arity())));
         r.special = Special {
             truth: find(&mut r, Relation::True),
@@ -281,7 +340,8 @@ impl Rules {
     }
 
     /// Each relation's level: `true` is the state's, `does` the moves', and
-    /// a relation takes the highest level of what its rules read.
+    /// a relation takes the highest level of what its rules read (an
+    /// aggregate's values, of its facts and bindings).
     fn levels(&self) -> Vec<Level> {
         let mut level = vec![Level::Static; self.rels.len()];
         if let Some(t) = self.special.truth {
@@ -303,6 +363,14 @@ impl Rules {
                     .map(|&b| level[b as usize])
                     .max()
                     .unwrap_or(Level::Static);
+                let read = match self.agg_of.get(&(head as u32)) {
+                    Some(&k) => {
+                        let agg = &self.aggs[k];
+                        read.max(level[agg.facts as usize])
+                            .max(level[agg.domain as usize])
+                    }
+                    None => read,
+                };
                 if read > level[head] {
                     level[head] = read;
                     changed = true;
@@ -311,6 +379,21 @@ impl Rules {
             if !changed {
                 return level;
             }
+        }
+    }
+
+    /// How many prepared rules (one per alternative of a disjunction) each
+    /// query relation has, for `check --explain`.
+    pub fn query_rules(&self) -> QueryRules {
+        let count = |rel: Option<u32>| rel.map_or(0, |r| self.by_head[r as usize].len());
+        let s = &self.special;
+        QueryRules {
+            terminal: count(s.terminal),
+            legal: count(s.legal),
+            weight: count(s.weight),
+            next: count(s.next),
+            goal: count(s.goal),
+            aggregates: self.aggs.len(),
         }
     }
 

@@ -5,7 +5,8 @@
 //! soon as its variables are bound (a filter costs nothing and prunes
 //! early; `X = Expr` binds `X` as soon as `Expr` is bound); otherwise a
 //! positive literal with every argument bound comes first, then a `does`
-//! literal, then the body's own order.
+//! literal, then the body's own order; an aggregate's value waits until
+//! its shared arguments are bound.
 
 use crate::ground::prepare::{Pat, Prepared};
 use crate::syntax::CmpOp;
@@ -49,8 +50,10 @@ fn bind_all(p: &Pat, bound: &mut [bool]) {
 }
 
 /// The steps of `rule` for a call binding the head arguments in `mask`
-/// (bit `i` for argument `i`); `is_does` tells a `does` literal.
-pub fn plan(rule: &Prepared, mask: u64, is_does: impl Fn(usize) -> bool) -> Vec<Step> {
+/// (bit `i` for argument `i`); `kind` tells of positive literal `i`
+/// whether it is a `does` literal and, for an aggregate's value, how many
+/// leading arguments are its shared variables.
+pub fn plan(rule: &Prepared, mask: u64, kind: impl Fn(usize) -> Kind) -> Vec<Step> {
     let mut bound = vec![false; rule.vars];
     for (i, p) in rule.head.args.iter().enumerate() {
         if mask >> i & 1 == 1 {
@@ -72,7 +75,7 @@ pub fn plan(rule: &Prepared, mask: u64, is_does: impl Fn(usize) -> bool) -> Vec<
             steps.push(Step::Neg(neg_left.remove(k) as u32));
             continue;
         }
-        let Some(k) = best_positive(rule, &pos_left, &bound, &is_does) else {
+        let Some(k) = best_positive(rule, &pos_left, &bound, &kind) else {
             break;
         };
         let i = pos_left.remove(k);
@@ -119,19 +122,34 @@ fn ready_comparison(
     None
 }
 
+/// What the planner needs to know of a positive literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Plain,
+    Does,
+    /// An aggregate's value, with this many shared arguments first.
+    Aggregate(usize),
+}
+
 /// The place in `left` of the positive literal to solve next: one with
 /// every argument bound (a look-up), else a `does` literal (one answer per
 /// role at most), else the first in the body's order, which GDL authors
-/// write for left-to-right evaluation.
+/// write for left-to-right evaluation; an aggregate whose shared arguments
+/// are not all bound only when nothing else is left.
 fn best_positive(
     rule: &Prepared,
     left: &[usize],
     bound: &[bool],
-    is_does: &impl Fn(usize) -> bool,
+    kind: &impl Fn(usize) -> Kind,
 ) -> Option<usize> {
     let score = |i: usize| {
-        let all = rule.pos[i].args.iter().all(|p| bound_in(p, bound));
-        (all, is_does(i))
+        let args = &rule.pos[i].args;
+        let all = args.iter().all(|p| bound_in(p, bound));
+        let ready = match kind(i) {
+            Kind::Aggregate(shared) => args[..shared].iter().all(|p| bound_in(p, bound)),
+            _ => true,
+        };
+        (ready, all, kind(i) == Kind::Does)
     };
     let best = left.iter().map(|&i| score(i)).max()?;
     left.iter().position(|&i| score(i) == best)
