@@ -835,19 +835,7 @@ impl<'g> Evaluator<'g> {
         let (Some(a), Some(b)) = (self.build(l, base), self.build(r, base)) else {
             return false;
         };
-        match op {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            _ => match (self.terms.int(a), self.terms.int(b)) {
-                (Some(x), Some(y)) => match op {
-                    CmpOp::Lt => x < y,
-                    CmpOp::Le => x <= y,
-                    CmpOp::Gt => x > y,
-                    _ => x >= y,
-                },
-                _ => false,
-            },
-        }
+        self.terms.satisfies(op, a, b)
     }
 }
 

@@ -8,8 +8,8 @@
 //! Holds: the finite domains a [`State`](super::State) and the move indices
 //! need come from grounding only the positive dependency cone of `role`,
 //! `init`, `legal` and `next` with negation ignored ([`domain`]); relations
-//! read only under `not` with every argument bound (chess's
-//! `threatened_with_capture`) stay out of it. Queries are solved top-down
+//! read only under `not` with every argument bound (a check that a move
+//! leaves no piece attacked, in a game of many pieces) stay out of it. Queries are solved top-down
 //! with a table per call pattern ([`eval`]); bodies are ordered per pattern
 //! of bound arguments ([`plan`]). Aggregates are rewritten as the grounder
 //! rewrites them; an aggregate's value relation is folded from the complete
