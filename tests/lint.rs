@@ -153,14 +153,14 @@ goal(x, 100) :- role(x).
     let out = check(&["--explain", "--playouts", "10"], &path);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("  playouts      10 (10 ended)\n"),
+        stdout.contains("  playouts       10 (10 ended)\n"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("  depth         mean 2.0, max 2\n"),
+        stdout.contains("  depth          mean 2.0, max 2\n"),
         "{stdout}"
     );
-    assert!(stdout.contains("  branching     mean 1.5\n"), "{stdout}");
+    assert!(stdout.contains("  branching      mean 1.5\n"), "{stdout}");
 }
 
 const SIZED: &str = "param size = 3.

@@ -132,7 +132,7 @@ fn print_summary(path: &Path, loaded: &Loaded, observed: &Observed) {
     }
     if observed.playouts > 0 {
         text.push_str(&format!(
-            "  playouts      {} ({} ended)\n  depth         mean {:.1}, max {}\n  branching     mean {:.1}\n",
+            "  playouts       {} ({} ended)\n  depth          mean {:.1}, max {}\n  branching      mean {:.1}\n",
             observed.playouts,
             observed.finished,
             observed.mean_depth,
