@@ -608,26 +608,11 @@ impl<'g> Machine<'g> {
     /// Goal of every role in the loaded state; `None` only for the chance
     /// role `random`, which may have no goal (nature has no payoff).
     pub fn goals(&mut self) -> Result<Vec<Option<i64>>, EngineError> {
-        // A game has goals from the rule evaluator or from the net.
-        let from_rules = match &mut self.rules {
-            Some(rm) => rm.goals().map_err(|message| EngineError::Evaluation {
-                message,
-                state: self.state.clone(),
-            })?,
-            None => {
-                self.copy_counted_values();
-                self.run(Plan::Goal);
-                Vec::new()
-            }
-        };
+        let all = self.held_goals()?;
         let net = &self.game.net;
         let mut out = Vec::with_capacity(net.roles.len());
-        for (r, role) in net.roles.iter().enumerate() {
-            let mut values = (from_rules.get(r).into_iter().flatten().copied()).chain(
-                (role.goals.iter())
-                    .filter(|(s, _)| self.vals[*s as usize])
-                    .map(|(_, v)| *v),
-            );
+        for (r, values) in all.into_iter().enumerate() {
+            let mut values = values.into_iter();
             let state = || self.state.clone();
             let v = match (values.next(), values.next()) {
                 (None, _) if Some(r) == net.random => {
@@ -662,9 +647,19 @@ impl<'g> Machine<'g> {
     }
 
     /// Every goal value each role has in the loaded state, terminal or not,
-    /// in increasing order (the REPL's line of goals before the end): from
-    /// the rule evaluator or from the net's goal atoms that hold.
+    /// in increasing order (the REPL's line of goals before the end).
     pub fn goal_values(&mut self) -> Result<Vec<Vec<i64>>, EngineError> {
+        let mut all = self.held_goals()?;
+        for values in &mut all {
+            values.sort_unstable();
+            values.dedup();
+        }
+        Ok(all)
+    }
+
+    /// Each role's goal values that hold in the loaded state: from the rule
+    /// evaluator, or from the net's goal atoms in the net's order.
+    fn held_goals(&mut self) -> Result<Vec<Vec<i64>>, EngineError> {
         if let Some(rm) = &mut self.rules {
             return rm.goals().map_err(|message| EngineError::Evaluation {
                 message,
@@ -676,13 +671,10 @@ impl<'g> Machine<'g> {
         let vals = &self.vals;
         Ok((self.game.net.roles.iter())
             .map(|role| {
-                let mut values: Vec<i64> = (role.goals.iter())
+                (role.goals.iter())
                     .filter(|(s, _)| vals[*s as usize])
                     .map(|(_, v)| *v)
-                    .collect();
-                values.sort_unstable();
-                values.dedup();
-                values
+                    .collect()
             })
             .collect())
     }
