@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use tabula::engine::perft::perft;
 use tabula::engine::{EngineKind, Game, Machine, State};
+use tabula::syntax::Syntax;
 
 /// Perft levels are compared up to this many leaves.
 const PERFT_LEAVES: u128 = 3_000;
@@ -50,11 +51,19 @@ fn engines(path: &Path) -> (Game, Game) {
     (reference, incremental)
 }
 
-/// Everything a state's view answers, from a machine that loaded it.
+/// Everything a state's view answers, from a machine that loaded it: the
+/// `legal` atoms too, as the REPL's `query` shows them (the incremental
+/// engine keeps some `legal` slots without their guard).
 fn view(m: &mut Machine) -> String {
     let roles = m.game().role_count();
     let legal: Vec<&[u32]> = (0..roles).map(|r| m.legal(r)).collect();
     let mut out = format!("terminal {} legal {legal:?}", m.is_terminal());
+    let pattern = match m.game().syntax {
+        Syntax::Kif => "(legal ?r ?m)",
+        Syntax::Rules => "legal(R, M)",
+    };
+    let pattern = tabula::front::parse::atom(m.game(), pattern).expect("a pattern");
+    out.push_str(&format!(" query {:?}", m.query_shown(&pattern)));
     out.push_str(&format!(" chance {:?}", m.chance()));
     if m.is_terminal() {
         out.push_str(&format!(" goals {:?}", m.goals()));

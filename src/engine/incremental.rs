@@ -12,9 +12,13 @@
 //! (fan-out), and slots whose support crosses zero are settled once, in slot
 //! order (which is dependency order). A move gates the rules it triggers,
 //! and a literal many rules share guards them as a group (see [`Guards`]);
-//! a recursive component is recomputed with the fixpoint when one of its
-//! inputs changes. Loading and stepping allocate nothing. [`pays_off`] says
-//! from the net's size whether this engine is the faster one for a game.
+//! a `legal` slot that nothing reads and whose rules share one guard is
+//! kept without it, and the guard switches the legal list it belongs to
+//! instead (see [`deferred_slots`] and [`Segments`]); a recursive component
+//! is recomputed with the fixpoint when one of its inputs changes. Goals
+//! are computed from the tracked values, only their other slots evaluated.
+//! Loading and stepping allocate nothing. [`pays_off`] says from the net's
+//! size whether this engine is the faster one for a game.
 
 use super::compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 use super::fixpoint::Scratch;
@@ -25,9 +29,13 @@ const NOT_COMPONENT: u32 = 0;
 /// costs as much as this many fan-out visits (the derived slots it
 /// changes in turn), and one visit as much as copying this many bytes.
 const FLIP_VISITS: usize = 8;
-const VISIT_BYTES: usize = 32;
+const VISIT_BYTES: usize = 256;
 /// A rule with no guard.
 const NO_GROUP: u32 = u32::MAX;
+/// No literal: a rule with no guard, a slot that is not deferred.
+const NO_LITERAL: u32 = u32::MAX;
+/// While deciding deferred slots: a `legal` slot with no guard seen yet.
+const SHARED: u32 = u32::MAX - 1;
 /// A literal read by at least this many tracked rules guards them.
 const GUARD_MIN_RULES: usize = 8;
 
@@ -44,22 +52,26 @@ pub struct Propagation {
     components: Vec<u32>,
     /// For the first slot of a recursive tracked component: its end.
     component_end: Vec<u32>,
-    /// The head slot of every rule (meaningful for tracked rules).
-    head: Vec<u32>,
-    /// For a move-triggered rule: the slot of its move (`SLOT_TRUE` for a
-    /// rule that reads no move).
-    trigger: Vec<u32>,
+    /// Per rule, what propagation reads of it (see [`RuleInfo`]).
+    rule: Vec<RuleInfo>,
     /// The tracked plan: the `view` and `after` cones, in slot order.
     steps: Vec<PlanStep>,
+    /// What the goals need beyond the tracked values: the steps of the
+    /// net's goal plan that are not tracked, or whose slots are deferred.
+    goal: Vec<PlanStep>,
     /// Groups of rules sharing a literal that is not counted for them.
     guards: Guards,
     /// The tracked non-recursive slots' rules, triggered ones included.
     rule_start: Vec<u32>,
     rules: Vec<u32>,
-    /// For every slot: the (role, move) pairs whose legality it is, at
+    /// For every slot: the (segment, move) pairs whose legality it is, at
     /// `moves[move_start[s]..move_start[s + 1]]`.
     move_start: Vec<u32>,
     moves: Vec<(u32, u32)>,
+    /// The legal lists, per role and guard.
+    segments: Segments,
+    /// The deferred `legal` slots and their guards (see [`deferred_slots`]).
+    deferred: Vec<(u32, u32)>,
     /// For every slot: the base facts of its `next` atoms.
     next_start: Vec<u32>,
     next: Vec<u32>,
@@ -73,6 +85,20 @@ pub struct Propagation {
     /// Whether any counted rule, guard group or recursive component reads
     /// each slot (a `legal` slot, typically, is read by none).
     read: Vec<bool>,
+}
+
+/// What propagation reads of a rule, together in one place.
+#[derive(Clone, Copy, Debug)]
+struct RuleInfo {
+    /// Its head slot (`u32::MAX` for a rule that is not tracked).
+    head: u32,
+    /// For a move-triggered rule: the slot of its move (`SLOT_TRUE` for a
+    /// rule that reads no move).
+    trigger: u32,
+    /// Its guard group (`NO_GROUP` for none) and the group's literal
+    /// (`SLOT_TRUE` for none, which always holds).
+    group: u32,
+    guard: u32,
 }
 
 /// The view cone size (rules) from which the incremental engine is the
@@ -169,10 +195,32 @@ impl Propagation {
         }
         let (rule_start, rules) = grouped(net.slots, &own_rules);
         let (head, counted, component_reads) = readers(net, &own_rules, &owner);
-        let guards = Guards::new(net, &counted);
+        let mut read_by = vec![false; net.slots];
+        for &rule in &counted {
+            body(net, rule)
+                .iter()
+                .for_each(|&l| read_by[(l >> 1) as usize] = true);
+        }
+        component_reads
+            .iter()
+            .for_each(|&(slot, _)| read_by[slot as usize] = true);
+        let skip = guard_literals(net, &counted);
+        let deferred = deferred_slots(net, &own_rules, &owner, &skip, &trigger, &read_by);
+        let guards = Guards::new(net, skip, &deferred, &head);
         let (fanout_start, fanout) = grouped(net.slots, &counted_reads(net, &counted, &guards));
+        let rule = (0..head.len())
+            .map(|r| RuleInfo {
+                head: head[r],
+                trigger: trigger[r],
+                group: guards.group[r],
+                guard: match guards.group[r] {
+                    NO_GROUP => SLOT_TRUE << 1,
+                    g => guards.literal[g as usize],
+                },
+            })
+            .collect();
         let (component_start, components) = grouped(net.slots, &component_reads);
-        let (move_start, moves) = legal_moves(net);
+        let (move_start, moves, segments) = legal_moves(net, &deferred);
         let next_pairs: Vec<(u32, u32)> = net.next.to_vec();
         let (next_start, next) = grouped(net.slots, &next_pairs);
         let mut early_heads = vec![false; net.slots];
@@ -187,20 +235,30 @@ impl Propagation {
                 listed(&fanout_start) || listed(&component_start) || listed(&guards.slot_start)
             })
             .collect();
+        let goal = (net.goal.iter().copied())
+            .filter(|&step| {
+                step_slots(step).any(|s| !tracked[s as usize] || deferred[s as usize] != NO_LITERAL)
+            })
+            .collect();
         Propagation {
+            goal,
             fanout_start,
             fanout,
             component_start,
             components,
             component_end,
-            head,
-            trigger,
+            rule,
             steps,
             guards,
             rule_start,
             rules,
             move_start,
             moves,
+            segments,
+            deferred: (0..net.slots as u32)
+                .filter(|&s| deferred[s as usize] != NO_LITERAL)
+                .map(|s| (s, deferred[s as usize]))
+                .collect(),
             next_start,
             next,
             overwritten,
@@ -210,7 +268,13 @@ impl Propagation {
         }
     }
 
-    /// The (role, move) pairs whose legality slot `s` is.
+    /// The steps that compute the goals from the tracked values of a
+    /// loaded state.
+    pub fn goal_plan(&self) -> &[PlanStep] {
+        &self.goal
+    }
+
+    /// The (segment, move) pairs whose legality slot `s` is.
     fn moves_of(&self, s: u32) -> &[(u32, u32)] {
         &self.moves[self.move_start[s as usize] as usize..self.move_start[s as usize + 1] as usize]
     }
@@ -229,12 +293,13 @@ impl Propagation {
     /// move is made (if it has one) and its guard holds (if it has one).
     #[inline]
     fn armed(&self, vals: &[bool], rule: u32) -> bool {
-        vals[self.trigger[rule as usize] as usize] && self.guards.on(vals, rule)
+        let info = &self.rule[rule as usize];
+        vals[info.trigger as usize] && vals[(info.guard >> 1) as usize] != (info.guard & 1 == 1)
     }
 
     /// Whether a rule holds: its body and its move, if any.
     fn holds(&self, net: &Net, vals: &[bool], rule: u32) -> bool {
-        vals[self.trigger[rule as usize] as usize] && holds(net, vals, rule)
+        vals[self.rule[rule as usize].trigger as usize] && holds(net, vals, rule)
     }
 }
 
@@ -246,6 +311,9 @@ impl Propagation {
 struct Guards {
     /// Per rule, its group (`NO_GROUP` if none).
     group: Vec<u32>,
+    /// Per rule, its guard literal, not counted (`NO_LITERAL` if none):
+    /// its group's, or the guard of its deferred head.
+    skip: Vec<u32>,
     /// Per group, its literal (`slot << 1 | negated`).
     literal: Vec<u32>,
     /// Per group, where its set starts in [`Held::rules`] (one room per
@@ -257,37 +325,25 @@ struct Guards {
 }
 
 impl Guards {
-    /// Groups the counted rules (non-recursive, tracked) by the literal
-    /// most of them share, for literals at least `GUARD_MIN_RULES` rules
-    /// read. A literal whose slot a rule reads twice is never its guard.
-    fn new(net: &Net, counted: &[u32]) -> Guards {
-        let mut readers = vec![0usize; 2 * net.slots];
-        for &rule in counted {
-            body(net, rule)
-                .iter()
-                .for_each(|&l| readers[l as usize] += 1);
-        }
-        let rules = net.rule_lits.len() - 1;
-        let mut group = vec![NO_GROUP; rules];
+    /// Groups the counted rules by their guard literal (see
+    /// [`guard_literals`]); a rule of a deferred slot keeps its literal
+    /// uncounted but joins no group, since its head ignores the guard.
+    fn new(net: &Net, skip: Vec<u32>, deferred: &[u32], head: &[u32]) -> Guards {
+        let mut group = vec![NO_GROUP; skip.len()];
         let mut group_of_literal = vec![NO_GROUP; 2 * net.slots];
         let mut literal = Vec::new();
         let mut members = Vec::new();
-        for &rule in counted {
-            let lits = body(net, rule);
-            let once = |l: u32| lits.iter().filter(|&&m| m >> 1 == l >> 1).count() == 1;
-            let best = lits
-                .iter()
-                .copied()
-                .filter(|&l| readers[l as usize] >= GUARD_MIN_RULES && once(l))
-                .max_by_key(|&l| (readers[l as usize], l));
-            let Some(l) = best else { continue };
+        for (rule, &l) in skip.iter().enumerate() {
+            if l == NO_LITERAL || deferred[head[rule] as usize] != NO_LITERAL {
+                continue;
+            }
             if group_of_literal[l as usize] == NO_GROUP {
                 group_of_literal[l as usize] = literal.len() as u32;
                 literal.push(l);
                 members.push(0u32);
             }
             let g = group_of_literal[l as usize];
-            group[rule as usize] = g;
+            group[rule] = g;
             members[g as usize] += 1;
         }
         let mut start = vec![0u32];
@@ -300,6 +356,7 @@ impl Guards {
         let (slot_start, slot_groups) = grouped(net.slots, &by_slot);
         Guards {
             group,
+            skip,
             literal,
             start,
             slot_start,
@@ -307,30 +364,92 @@ impl Guards {
         }
     }
 
-    /// The guard literal of a rule, or a literal no rule has.
+    /// The literal not counted for a rule, or a literal no rule has.
     fn literal_of(&self, rule: u32) -> u32 {
-        match self.group[rule as usize] {
-            NO_GROUP => u32::MAX,
-            g => self.literal[g as usize],
-        }
-    }
-
-    /// Whether a rule's guard holds (true for a rule with none).
-    #[inline]
-    fn on(&self, vals: &[bool], rule: u32) -> bool {
-        match self.group[rule as usize] {
-            NO_GROUP => true,
-            g => {
-                let l = self.literal[g as usize];
-                vals[(l >> 1) as usize] != (l & 1 == 1)
-            }
-        }
+        self.skip[rule as usize]
     }
 
     /// The groups slot `s` guards.
     fn of_slot(&self, s: u32) -> std::ops::Range<usize> {
         self.slot_start[s as usize] as usize..self.slot_start[s as usize + 1] as usize
     }
+}
+
+/// Per rule, the literal that guards it (`NO_LITERAL` for none): of the
+/// counted rules' literals that at least `GUARD_MIN_RULES` of them read, the
+/// one most read. A literal whose slot a rule reads twice is never its guard.
+fn guard_literals(net: &Net, counted: &[u32]) -> Vec<u32> {
+    let mut readers = vec![0usize; 2 * net.slots];
+    for &rule in counted {
+        body(net, rule)
+            .iter()
+            .for_each(|&l| readers[l as usize] += 1);
+    }
+    let mut guard = vec![NO_LITERAL; net.rule_lits.len() - 1];
+    for &rule in counted {
+        let lits = body(net, rule);
+        let once = |l: u32| lits.iter().filter(|&&m| m >> 1 == l >> 1).count() == 1;
+        let best = lits
+            .iter()
+            .copied()
+            .filter(|&l| readers[l as usize] >= GUARD_MIN_RULES && once(l))
+            .max_by_key(|&l| (readers[l as usize], l));
+        if let Some(l) = best {
+            guard[rule as usize] = l;
+        }
+    }
+    guard
+}
+
+/// Per slot, the guard literal of a deferred `legal` slot (`NO_LITERAL` for
+/// the others). A `legal` slot is deferred when every rule of it has the
+/// same guard and nothing else reads it: no counted rule or component, and
+/// it is not a `next`, terminal or weight slot. Its value is then kept
+/// without the guard, and the guard only says whether the legal list it
+/// belongs to is on (see [`Segments`]), so a guard turning over (`true
+/// control(R)` every turn) visits none of its rules.
+fn deferred_slots(
+    net: &Net,
+    own_rules: &[(u32, u32)],
+    owner: &[u32],
+    guard: &[u32],
+    trigger: &[u32],
+    read: &[bool],
+) -> Vec<u32> {
+    let mut deferred = vec![NO_LITERAL; net.slots];
+    let mut ruled = vec![false; net.slots];
+    for role in &net.roles {
+        for mv in &role.moves {
+            deferred[mv.legal as usize] = SHARED;
+        }
+    }
+    let mut keep = vec![false; net.slots];
+    for &(s, _) in &net.next {
+        keep[s as usize] = true;
+    }
+    keep[net.terminal as usize] = true;
+    for &(s, _) in net.weights.iter().flatten() {
+        keep[s as usize] = true;
+    }
+    for &(s, rule) in own_rules {
+        let d = &mut deferred[s as usize];
+        let g = guard[rule as usize];
+        let alone = owner[s as usize] == u32::MAX && trigger[rule as usize] == SLOT_TRUE;
+        *d = match *d {
+            NO_LITERAL => NO_LITERAL,
+            _ if !alone || g == NO_LITERAL || keep[s as usize] || read[s as usize] => NO_LITERAL,
+            SHARED => g,
+            d if d == g => d,
+            _ => NO_LITERAL,
+        };
+        ruled[s as usize] = true;
+    }
+    for (s, d) in deferred.iter_mut().enumerate() {
+        if *d == SHARED || !ruled[s] {
+            *d = NO_LITERAL;
+        }
+    }
+    deferred
 }
 
 /// Per group of [`Guards`], the set of its rules with no false literal:
@@ -471,21 +590,66 @@ fn move_dependent(
         .collect()
 }
 
-/// Per slot, the (role, move) pairs whose `legal` atom it is.
-fn legal_moves(net: &Net) -> (Vec<u32>, Vec<(u32, u32)>) {
+/// Per slot, the (segment, move) pairs whose `legal` atom it is, and the
+/// segments: one per role and guard of its deferred slots, one per role
+/// for its other moves.
+fn legal_moves(net: &Net, deferred: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>, Segments) {
+    let mut segments = Segments {
+        role: Vec::new(),
+        guard: Vec::new(),
+        size: Vec::new(),
+        role_start: vec![0],
+    };
     let mut legal = Vec::new();
     let mut pairs = Vec::new();
     for (r, role) in net.roles.iter().enumerate() {
+        let first = segments.role.len();
         for (m, mv) in role.moves.iter().enumerate() {
+            let guard = deferred[mv.legal as usize];
+            let at = (first..segments.role.len()).find(|&g| segments.guard[g] == guard);
+            let seg = at.unwrap_or_else(|| {
+                segments.role.push(r as u32);
+                segments.guard.push(guard);
+                segments.size.push(0);
+                segments.role.len() - 1
+            });
+            segments.size[seg] += 1;
             legal.push((mv.legal, pairs.len() as u32));
-            pairs.push((r as u32, m as u32));
+            pairs.push((seg as u32, m as u32));
         }
+        segments.role_start.push(segments.role.len() as u32);
     }
     let (move_start, index) = grouped(net.slots, &legal);
-    (
-        move_start,
-        index.iter().map(|&i| pairs[i as usize]).collect(),
-    )
+    let moves = index.iter().map(|&i| pairs[i as usize]).collect();
+    (move_start, moves, segments)
+}
+
+/// The legal lists of [`Counters`]: per role, one list per guard of its
+/// deferred `legal` slots and one (guard `NO_LITERAL`) for its other
+/// moves. A role's legal moves are its lists whose guard holds, together.
+#[derive(Clone, Debug)]
+struct Segments {
+    /// Per segment: its role, its guard, and how many moves it has.
+    role: Vec<u32>,
+    guard: Vec<u32>,
+    size: Vec<u32>,
+    /// Role `r`'s segments are `role_start[r]..role_start[r + 1]`.
+    role_start: Vec<u32>,
+}
+
+impl Segments {
+    fn of_role(&self, r: usize) -> std::ops::Range<usize> {
+        self.role_start[r] as usize..self.role_start[r + 1] as usize
+    }
+
+    /// Whether segment `g`'s guard holds.
+    #[inline]
+    fn on(&self, vals: &[bool], g: usize) -> bool {
+        match self.guard[g] {
+            NO_LITERAL => true,
+            l => vals[(l >> 1) as usize] != (l & 1 == 1),
+        }
+    }
 }
 
 fn rules_of(net: &Net, s: u32) -> std::ops::Range<u32> {
@@ -525,6 +689,13 @@ pub struct Counters {
     dirty_words: Vec<u64>,
     /// `legal` slots whose value changed since the last load began.
     changed: Vec<u32>,
+    /// Per segment of [`Segments`], its moves whose `legal` slot holds
+    /// (a deferred slot's without its guard), sorted.
+    lists: Vec<Vec<u32>>,
+    /// Per segment, whether its guard held when the legal lists were last
+    /// put together; per role, whether its lists changed since.
+    shown: Vec<bool>,
+    stale: Vec<bool>,
     /// A recursive component's values before it is recomputed.
     before: Vec<bool>,
     /// Working space of the recursive components' evaluation.
@@ -553,6 +724,9 @@ impl Clone for Counters {
             dirty: self.dirty.clone(),
             dirty_words: self.dirty_words.clone(),
             changed: with_room(&self.changed),
+            lists: self.lists.iter().map(with_room).collect(),
+            shown: self.shown.clone(),
+            stale: self.stale.clone(),
             before: self.before.clone(),
             recursion: self.recursion.clone(),
             next: self.next.clone(),
@@ -580,10 +754,11 @@ impl Counters {
                 }
             }
         }
-        let mut false_lits = vec![0; prop.head.len()];
+        let mut false_lits = vec![0; prop.rule.len()];
         let mut support = vec![0; net.slots];
         let mut held = Held::new(&prop.guards);
-        for (rule, &head) in prop.head.iter().enumerate() {
+        for (rule, info) in prop.rule.iter().enumerate() {
+            let head = info.head;
             if head == u32::MAX {
                 continue;
             }
@@ -593,12 +768,27 @@ impl Counters {
                 .filter(|&&l| l != guard && vals[(l >> 1) as usize] == (l & 1 == 1))
                 .count();
             false_lits[rule] = f as u32;
-            let g = prop.guards.group[rule];
+            let g = info.group;
             if f == 0 && g != NO_GROUP {
                 held.insert(&prop.guards, g, rule as u32);
             }
             support[head as usize] += (f == 0 && prop.armed(&vals, rule as u32)) as u32;
         }
+        for &(s, _) in &prop.deferred {
+            vals[s as usize] = support[s as usize] > 0;
+        }
+        let seg = &prop.segments;
+        let mut lists: Vec<Vec<u32>> = (seg.size.iter())
+            .map(|&n| Vec::with_capacity(n as usize))
+            .collect();
+        for s in 0..net.slots as u32 {
+            for &(g, m) in prop.moves_of(s) {
+                if vals[s as usize] {
+                    lists[g as usize].push(m);
+                }
+            }
+        }
+        lists.iter_mut().for_each(|l| l.sort_unstable());
         let mut next = vec![0u64; state.len()].into_boxed_slice();
         for &(s, i) in &net.next {
             if vals[s as usize] {
@@ -614,6 +804,9 @@ impl Counters {
             dirty: vec![0; net.slots.div_ceil(64)],
             dirty_words: vec![0; net.slots.div_ceil(64).div_ceil(64)],
             changed: Vec::with_capacity(net.slots),
+            lists,
+            shown: vec![false; seg.role.len()],
+            stale: vec![true; net.roles.len()],
             before: vec![false; prop.widest],
             recursion: scratch,
             next,
@@ -647,6 +840,7 @@ impl Counters {
         self.vals.len()
             + 4 * (self.false_lits.len() + self.support.len())
             + 4 * (self.held.rules.len() + self.held.len.len() + self.held.at.len())
+            + 4 * self.lists.iter().map(Vec::len).sum::<usize>()
             + 8 * (self.dirty.len() + self.dirty_words.len() + 2 * self.next.len())
     }
 
@@ -661,13 +855,50 @@ impl Counters {
         self.dirty.copy_from_slice(&from.dirty);
         self.dirty_words.copy_from_slice(&from.dirty_words);
         self.next.copy_from_slice(&from.next);
+        for (list, from) in self.lists.iter_mut().zip(&from.lists) {
+            list.clear();
+            list.extend_from_slice(from);
+        }
+        self.stale.fill(true);
         self.changed.clear();
         self.armed.clear();
     }
 
-    /// The values of every tracked slot (and base fact) of the loaded state.
+    /// The values of every tracked slot (and base fact) of the loaded
+    /// state, but a deferred `legal` slot's without its guard: a plan run on
+    /// a copy (goals, queries) computes every derived slot it reads again.
     pub fn vals(&self) -> &[bool] {
         &self.vals
+    }
+
+    /// Puts every role's legal moves (sorted) into `legal` from the lists
+    /// whose guard holds: the roles whose lists or guards changed since the
+    /// last time, or every role if `all`.
+    pub fn legal_into(&mut self, prop: &Propagation, legal: &mut [Vec<u32>], all: bool) {
+        let seg = &prop.segments;
+        for (r, list) in legal.iter_mut().enumerate() {
+            let mut stale = all || self.stale[r];
+            for g in seg.of_role(r) {
+                let on = seg.on(&self.vals, g);
+                stale |= on != self.shown[g];
+                self.shown[g] = on;
+            }
+            if !stale {
+                continue;
+            }
+            self.stale[r] = false;
+            list.clear();
+            let mut parts = 0;
+            for g in seg.of_role(r) {
+                if self.shown[g] && !self.lists[g].is_empty() {
+                    list.extend_from_slice(&self.lists[g]);
+                    parts += 1;
+                }
+            }
+            if parts > 1 {
+                list.sort_unstable();
+            }
+        }
     }
 
     /// Moves the values to `state`, propagating what changed; then updates
@@ -684,27 +915,29 @@ impl Counters {
         }
         self.settle(net, prop);
         for k in 0..self.changed.len() {
-            self.sync(prop, self.changed[k], legal);
+            self.sync(prop, self.changed[k]);
         }
         self.changed.clear();
         for &s in &prop.overwritten {
-            self.sync(prop, s, legal);
+            self.sync(prop, s);
         }
+        self.legal_into(prop, legal, false);
     }
 
-    /// Copies slot `s` into the legal lists.
+    /// Copies slot `s` into the lists of its segments.
     #[inline]
-    fn sync(&self, prop: &Propagation, s: u32, legal: &mut [Vec<u32>]) {
+    fn sync(&mut self, prop: &Propagation, s: u32) {
         let v = self.vals[s as usize];
-        for &(r, m) in prop.moves_of(s) {
-            let list = &mut legal[r as usize];
+        for &(g, m) in prop.moves_of(s) {
+            let list = &mut self.lists[g as usize];
             match (v, list.binary_search(&m)) {
                 (true, Err(at)) => list.insert(at, m),
                 (false, Ok(at)) => {
                     list.remove(at);
                 }
-                _ => {}
+                _ => continue,
             }
+            self.stale[prop.segments.role[g as usize] as usize] = true;
         }
     }
 
@@ -786,12 +1019,12 @@ impl Counters {
             let g = prop.guards.slot_groups[k] as usize;
             let on = v != (prop.guards.literal[g] & 1 == 1);
             for i in self.held.members(&prop.guards, g) {
-                let rule = self.held.rules[i];
-                if self.vals[prop.trigger[rule as usize] as usize] {
+                let info = prop.rule[self.held.rules[i] as usize];
+                if self.vals[info.trigger as usize] {
                     if on {
-                        self.gain(prop.head[rule as usize])
+                        self.gain(info.head)
                     } else {
-                        self.lose(prop.head[rule as usize])
+                        self.lose(info.head)
                     }
                 }
             }
@@ -809,17 +1042,17 @@ impl Counters {
     /// gained its first: its guard group's set and its head follow.
     #[inline]
     fn satisfied(&mut self, prop: &Propagation, rule: u32, now: bool) {
-        let g = prop.guards.group[rule as usize];
-        if g != NO_GROUP {
+        let info = prop.rule[rule as usize];
+        if info.group != NO_GROUP {
             match now {
-                true => self.held.insert(&prop.guards, g, rule),
-                false => self.held.remove(&prop.guards, g, rule),
+                true => self.held.insert(&prop.guards, info.group, rule),
+                false => self.held.remove(&prop.guards, info.group, rule),
             }
         }
         if prop.armed(&self.vals, rule) {
             match now {
-                true => self.gain(prop.head[rule as usize]),
-                false => self.lose(prop.head[rule as usize]),
+                true => self.gain(info.head),
+                false => self.lose(info.head),
             }
         }
     }
@@ -844,9 +1077,11 @@ impl Counters {
         self.vals[does as usize] = on;
         let i = (does - net.first_input) as usize;
         for &(head, rule) in &net.triggered[i] {
+            let info = &prop.rule[rule as usize];
+            let guard = info.guard;
             if self.false_lits[rule as usize] == 0
-                && prop.head[rule as usize] != u32::MAX
-                && prop.guards.on(&self.vals, rule)
+                && info.head != u32::MAX
+                && self.vals[(guard >> 1) as usize] != (guard & 1 == 1)
             {
                 if on { self.gain(head) } else { self.lose(head) }
             }
