@@ -64,7 +64,7 @@ pub struct Propagation {
     /// The tracked non-recursive slots' rules, triggered ones included.
     rule_start: Vec<u32>,
     rules: Vec<u32>,
-    /// For every slot: the (segment, move) pairs whose legality it is, at
+    /// For every slot: the moves that follow it (see [`legal_moves`]), at
     /// `moves[move_start[s]..move_start[s + 1]]`.
     move_start: Vec<u32>,
     moves: Vec<(u32, u32)>,
@@ -194,9 +194,10 @@ impl Propagation {
             }
         }
         let (rule_start, rules) = grouped(net.slots, &own_rules);
-        let (head, counted, component_reads) = readers(net, &own_rules, &owner);
+        let (mut head, mut counted, component_reads) = readers(net, &own_rules, &owner);
         let mut read_by = vec![false; net.slots];
-        for &rule in &counted {
+        let early = net.early.iter().chain(&net.triggered).flatten();
+        for rule in counted.iter().copied().chain(early.map(|&(_, r)| r)) {
             body(net, rule)
                 .iter()
                 .for_each(|&l| read_by[(l >> 1) as usize] = true);
@@ -207,6 +208,14 @@ impl Propagation {
         let skip = guard_literals(net, &counted);
         let deferred = deferred_slots(net, &own_rules, &owner, &skip, &trigger, &read_by);
         let guards = Guards::new(net, skip, &deferred, &head);
+        let source = mirrored(net, &own_rules, &deferred, &guards);
+        // A mirrored slot's rule is not counted: its moves follow its source.
+        for &(s, rule) in &own_rules {
+            if source[s as usize] != NO_LITERAL {
+                head[rule as usize] = u32::MAX;
+            }
+        }
+        counted.retain(|&rule| head[rule as usize] != u32::MAX);
         let (fanout_start, fanout) = grouped(net.slots, &counted_reads(net, &counted, &guards));
         let rule = (0..head.len())
             .map(|r| RuleInfo {
@@ -220,7 +229,7 @@ impl Propagation {
             })
             .collect();
         let (component_start, components) = grouped(net.slots, &component_reads);
-        let (move_start, moves, segments) = legal_moves(net, &deferred);
+        let (move_start, moves, segments) = legal_moves(net, &deferred, &source);
         let next_pairs: Vec<(u32, u32)> = net.next.to_vec();
         let (next_start, next) = grouped(net.slots, &next_pairs);
         let mut early_heads = vec![false; net.slots];
@@ -274,7 +283,7 @@ impl Propagation {
         &self.goal
     }
 
-    /// The (segment, move) pairs whose legality slot `s` is.
+    /// The moves that follow slot `s` (see [`legal_moves`]).
     fn moves_of(&self, s: u32) -> &[(u32, u32)] {
         &self.moves[self.move_start[s as usize] as usize..self.move_start[s as usize + 1] as usize]
     }
@@ -590,10 +599,43 @@ fn move_dependent(
         .collect()
 }
 
-/// Per slot, the (segment, move) pairs whose `legal` atom it is, and the
-/// segments: one per role and guard of its deferred slots, one per role
-/// for its other moves.
-fn legal_moves(net: &Net, deferred: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>, Segments) {
+/// Per slot, the literal a deferred slot mirrors (`NO_LITERAL` for none):
+/// a deferred slot with one rule whose body is its guard and one literal
+/// (`legal(R, M) :- true control(R), can_move(R, M)`) holds, without the
+/// guard, exactly when that literal does, so its moves follow the
+/// literal's slot and the slot itself is not propagated. A body that is
+/// the guard alone mirrors `SLOT_TRUE`.
+fn mirrored(net: &Net, own_rules: &[(u32, u32)], deferred: &[u32], guards: &Guards) -> Vec<u32> {
+    let mut rules = vec![0u32; net.slots];
+    let mut only = vec![NO_LITERAL; net.slots];
+    for &(s, rule) in own_rules {
+        if deferred[s as usize] == NO_LITERAL {
+            continue;
+        }
+        rules[s as usize] += 1;
+        let guard = guards.literal_of(rule);
+        let mut rest = body(net, rule).iter().copied().filter(|&l| l != guard);
+        only[s as usize] = match (rest.next(), rest.next(), body(net, rule).len()) {
+            (None, None, 1) => SLOT_TRUE << 1,
+            (Some(l), None, 2) => l,
+            _ => NO_LITERAL,
+        };
+    }
+    (0..net.slots)
+        .map(|s| if rules[s] == 1 { only[s] } else { NO_LITERAL })
+        .collect()
+}
+
+/// Per slot, the moves that follow its value, as (`segment << 1 |
+/// negated`, move): a `legal` slot's own, or a mirrored slot's (see
+/// [`mirrored`]) at its literal's slot, negated for a negative literal.
+/// Also the segments: one per role and guard of its deferred slots, one
+/// per role for its other moves.
+fn legal_moves(
+    net: &Net,
+    deferred: &[u32],
+    source: &[u32],
+) -> (Vec<u32>, Vec<(u32, u32)>, Segments) {
     let mut segments = Segments {
         role: Vec::new(),
         guard: Vec::new(),
@@ -614,8 +656,12 @@ fn legal_moves(net: &Net, deferred: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>, Segme
                 segments.role.len() - 1
             });
             segments.size[seg] += 1;
-            legal.push((mv.legal, pairs.len() as u32));
-            pairs.push((seg as u32, m as u32));
+            let follows = match source[mv.legal as usize] {
+                NO_LITERAL => mv.legal << 1,
+                l => l,
+            };
+            legal.push((follows >> 1, pairs.len() as u32));
+            pairs.push(((seg as u32) << 1 | (follows & 1), m as u32));
         }
         segments.role_start.push(segments.role.len() as u32);
     }
@@ -783,8 +829,8 @@ impl Counters {
             .collect();
         for s in 0..net.slots as u32 {
             for &(g, m) in prop.moves_of(s) {
-                if vals[s as usize] {
-                    lists[g as usize].push(m);
+                if vals[s as usize] != (g & 1 == 1) {
+                    lists[g as usize >> 1].push(m);
                 }
             }
         }
@@ -929,15 +975,15 @@ impl Counters {
     fn sync(&mut self, prop: &Propagation, s: u32) {
         let v = self.vals[s as usize];
         for &(g, m) in prop.moves_of(s) {
-            let list = &mut self.lists[g as usize];
-            match (v, list.binary_search(&m)) {
+            let list = &mut self.lists[g as usize >> 1];
+            match (v != (g & 1 == 1), list.binary_search(&m)) {
                 (true, Err(at)) => list.insert(at, m),
                 (false, Ok(at)) => {
                     list.remove(at);
                 }
                 _ => continue,
             }
-            self.stale[prop.segments.role[g as usize] as usize] = true;
+            self.stale[prop.segments.role[g as usize >> 1] as usize] = true;
         }
     }
 
