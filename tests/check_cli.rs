@@ -168,9 +168,12 @@ fn explain_prints_sizes_and_strata_on_stdout() {
         "strata",
         "ground atoms",
         "stratum 0:",
+        "machine bytes",
     ] {
         assert!(stdout.contains(line), "{line} missing in\n{stdout}");
     }
+    // Fewer than 64 state facts: one word.
+    assert!(stdout.contains("  state bytes    8\n"), "{stdout}");
     // An invalid file explains nothing.
     let out = tabula(&[
         "check".as_ref(),

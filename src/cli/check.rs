@@ -119,6 +119,8 @@ fn print_summary(path: &Path, loaded: &Loaded, observed: &Observed) {
             ("view rules", net.view_rules),
             ("next rules", net.next_rules),
             ("goal rules", net.goal_rules),
+            ("state bytes", 8 * net.base_facts.div_ceil(64)),
+            ("machine bytes", game.machine().bytes()),
         ]),
     }
     for (what, n) in rows {

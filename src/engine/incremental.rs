@@ -881,8 +881,8 @@ impl Counters {
         visits * VISIT_BYTES > self.bytes()
     }
 
-    /// The bytes a copy writes.
-    fn bytes(&self) -> usize {
+    /// The bytes a copy writes: about what the counters hold.
+    pub fn bytes(&self) -> usize {
         self.vals.len()
             + 4 * (self.false_lits.len() + self.support.len())
             + 4 * (self.held.rules.len() + self.held.len.len() + self.held.at.len())

@@ -445,6 +445,21 @@ impl<'g> Machine<'g> {
         self.game
     }
 
+    /// The bytes of the machine's own buffers: values, states, legal lists
+    /// and the incremental engine's counters (about what one more thread
+    /// costs; the rule evaluator's tables grow with the state and are not
+    /// counted).
+    pub fn bytes(&self) -> usize {
+        let words = |v: &[u32]| 4 * v.len();
+        self.vals.len()
+            + self.forced.len()
+            + 4 * self.pending.len()
+            + 8 * (self.state.bits.len() + self.next.bits.len())
+            + self.legal.iter().map(|l| 4 * l.capacity()).sum::<usize>()
+            + words(&self.joint)
+            + self.counters.as_ref().map_or(0, Counters::bytes)
+    }
+
     /// The state last given to [`Machine::set_state`].
     pub fn state(&self) -> &State {
         &self.state
