@@ -15,7 +15,9 @@
 //! which is what stratification atom by atom guarantees; meeting an
 //! unfinished one is a cycle through negation and an error. An aggregate's
 //! value relation has no rules: its table is folded from the complete
-//! tables of its facts relation, one per binding of the shared arguments.
+//! tables of its facts relation, one per binding of the shared arguments
+//! (whose rules read only the braces, behind a guard that holds for bound
+//! arguments, so a rule recursing outside the braces is no cycle).
 
 use super::facts::Facts;
 use super::plan::{Kind, Step, plan};
@@ -553,6 +555,12 @@ impl<'g> Evaluator<'g> {
                 self.with_match(ctx, k, &atom.args, &[r, m])?;
             }
             return Ok(());
+        }
+        if rules.is_guard(rel) {
+            return match atom.args.iter().all(|p| is_bound(p, ctx.base, &self.env)) {
+                true => self.body(ctx, k + 1),
+                false => Ok(()),
+            };
         }
         let from = self.args.len();
         for p in atom.args.iter() {
