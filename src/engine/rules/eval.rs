@@ -25,8 +25,8 @@ use super::{Agg, Level, RuleGame};
 use crate::ground::prepare::{Pat, Prepared};
 use crate::ground::{GTerm, TermId, TermTable};
 use crate::syntax::{AggOp, CmpOp};
-use rustc_hash::{FxHashMap, FxHashSet};
-use std::sync::Arc;
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use std::hash::Hasher;
 
 /// Why an evaluation stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,27 +62,26 @@ impl std::fmt::Display for Stop {
 pub struct TableRef(u8, u32);
 
 /// Where the solving of a table stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Status {
     /// Being solved by the frame at this depth.
     Active(usize),
     /// Solved once in pass `pass` inside a group whose leader is not done;
     /// `low` is the shallowest frame it depends on.
-    Incomplete {
-        pass: u64,
-        low: usize,
-    },
+    Incomplete { pass: u64, low: usize },
     /// Left by a pass cut short: its answers hold, but may not be all.
     Unfinished,
+    #[default]
     Complete,
 }
 
 /// Above this many answers a table keeps a hash set to find repeats.
 const LINEAR: usize = 8;
 
+#[derive(Default)]
 struct Table {
-    /// The call (lent to [`Evaluator::evaluate`] while its rules run).
-    call: Box<[Option<TermId>]>,
+    rel: u32,
+    call: Vec<Option<TermId>>,
     arity: usize,
     /// The answers, `arity` terms each.
     answers: Vec<TermId>,
@@ -90,9 +89,25 @@ struct Table {
     status: Status,
     /// Whether it is on the list of tables of an unfinished group.
     listed: bool,
+    /// The next table whose call has the same hash, or [`NO_TABLE`].
+    next: u32,
 }
 
 impl Table {
+    /// Makes this (possibly used) table the empty table of a new call,
+    /// keeping its vectors' room.
+    fn reset(&mut self, rel: u32, call: &[Option<TermId>], next: u32) {
+        self.rel = rel;
+        self.call.clear();
+        self.call.extend_from_slice(call);
+        self.arity = call.len();
+        self.answers.clear();
+        self.seen.clear();
+        self.status = Status::Complete;
+        self.listed = false;
+        self.next = next;
+    }
+
     fn count(&self) -> usize {
         match self.arity {
             0 => self.answers.len().min(1) + usize::from(!self.seen.is_empty()),
@@ -127,17 +142,65 @@ impl Table {
     }
 }
 
+/// No table: the end of a chain of tables with the same hash.
+const NO_TABLE: u32 = u32::MAX;
+
+/// The tables of one level, found by their call: the call's hash leads to
+/// a chain of the tables with that hash. Clearing keeps the tables' room,
+/// and a new table reuses the vectors of the one that was in its place,
+/// so once the store has grown a state's tables allocate nothing.
 #[derive(Default)]
 struct Store {
-    ids: FxHashMap<Box<[u32]>, u32>,
+    heads: FxHashMap<u64, u32>,
     tables: Vec<Table>,
+    /// The tables in use: `tables[..live]`.
+    live: usize,
 }
 
 impl Store {
     fn clear(&mut self) {
-        self.ids.clear();
-        self.tables.clear();
+        self.heads.clear();
+        self.live = 0;
     }
+
+    fn live(&self) -> &[Table] {
+        &self.tables[..self.live]
+    }
+
+    /// The table of `rel(call)`, whose hash is `hash`, if there is one.
+    fn find(&self, hash: u64, rel: u32, call: &[Option<TermId>]) -> Option<u32> {
+        let mut i = *self.heads.get(&hash)?;
+        while i != NO_TABLE {
+            let table = &self.tables[i as usize];
+            if table.rel == rel && table.call == call {
+                return Some(i);
+            }
+            i = table.next;
+        }
+        None
+    }
+
+    /// A new, empty table for `rel(call)`.
+    fn add(&mut self, hash: u64, rel: u32, call: &[Option<TermId>]) -> u32 {
+        let i = self.live as u32;
+        let next = self.heads.insert(hash, i).unwrap_or(NO_TABLE);
+        if self.live == self.tables.len() {
+            self.tables.push(Table::default());
+        }
+        self.tables[self.live].reset(rel, call, next);
+        self.live += 1;
+        i
+    }
+}
+
+/// The hash of a call.
+fn call_hash(rel: u32, call: &[Option<TermId>]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write_u32(rel);
+    for a in call {
+        h.write_u32(a.map_or(u32::MAX, |t| t.0));
+    }
+    h.finish()
 }
 
 /// One call being solved.
@@ -150,7 +213,8 @@ struct Frame {
 struct Ctx<'a> {
     rule: &'a Prepared,
     index: usize,
-    plan: Arc<[Step]>,
+    /// The body's steps: an index into [`Evaluator::steps`].
+    plan: u32,
     base: usize,
     table: TableRef,
     call: &'a [Option<TermId>],
@@ -159,9 +223,6 @@ struct Ctx<'a> {
 /// Stack left below which a nested call gets a new segment, and its size.
 const RED_ZONE: usize = 128 * 1024;
 const STACK_STEP: usize = 2 * 1024 * 1024;
-
-/// The marker of a free argument in a call's key.
-const FREE: u32 = u32::MAX;
 
 /// One machine's evaluator of a [`RuleGame`].
 pub struct Evaluator<'g> {
@@ -180,10 +241,15 @@ pub struct Evaluator<'g> {
     facts: Facts,
     /// The moves being made, as (role, move) terms.
     does: Vec<(TermId, TermId)>,
-    plans: FxHashMap<(u32, u64), Arc<[Step]>>,
+    /// The plan of each (rule, call pattern), as an index into `steps`.
+    plans: FxHashMap<(u32, u64), u32>,
+    steps: Vec<Box<[Step]>>,
     /// Arguments of calls being built (a stack, one call on top of another).
     args: Vec<Option<TermId>>,
-    key: Vec<u32>,
+    /// Arguments of compound terms being built (a stack, as `args`).
+    built: Vec<TermId>,
+    /// Vectors for the calls whose rules run, kept for reuse.
+    calls: Vec<Vec<Option<TermId>>>,
     head: Vec<TermId>,
     work: u64,
     answers: usize,
@@ -203,8 +269,10 @@ impl<'g> Evaluator<'g> {
             facts: Facts::new(&game.base, &game.terms),
             does: Vec::new(),
             plans: FxHashMap::default(),
+            steps: Vec::new(),
             args: Vec::new(),
-            key: Vec::new(),
+            calls: Vec::new(),
+            built: Vec::new(),
             head: Vec::new(),
             work: 0,
             answers: 0,
@@ -222,7 +290,7 @@ impl<'g> Evaluator<'g> {
         self.facts.load(bits);
         self.work = 0;
         self.answers = self.stores[Level::Static as usize]
-            .tables
+            .live()
             .iter()
             .map(Table::count)
             .sum();
@@ -283,14 +351,11 @@ impl<'g> Evaluator<'g> {
     /// being solved already (then holding the answers found so far).
     fn solve(&mut self, rel: u32, from: usize) -> Result<TableRef, Stop> {
         let level = self.game.rules.level[rel as usize] as usize;
-        self.key.clear();
-        self.key.push(rel);
         let call = &self.args[from..];
-        self.key
-            .extend(call.iter().map(|a| a.map_or(FREE, |t| t.0)));
+        let hash = call_hash(rel, call);
         let store = &mut self.stores[level];
-        let t = match store.ids.get(&self.key[..]) {
-            Some(&i) => {
+        let t = match store.find(hash, rel, call) {
+            Some(i) => {
                 let t = TableRef(level as u8, i);
                 match self.table(t).status {
                     Status::Complete => return Ok(t),
@@ -305,19 +370,7 @@ impl<'g> Evaluator<'g> {
                     Status::Incomplete { .. } | Status::Unfinished => t,
                 }
             }
-            None => {
-                let i = store.tables.len() as u32;
-                store.ids.insert(self.key.as_slice().into(), i);
-                store.tables.push(Table {
-                    call: call.into(),
-                    arity: call.len(),
-                    answers: Vec::new(),
-                    seen: FxHashSet::default(),
-                    status: Status::Complete,
-                    listed: false,
-                });
-                TableRef(level as u8, i)
-            }
+            None => TableRef(level as u8, store.add(hash, rel, call)),
         };
         // Deep recursion runs on stack grown on the heap (bounded by
         // `max_depth`), so a thread's small stack does not overflow.
@@ -334,8 +387,9 @@ impl<'g> Evaluator<'g> {
         let mark = self.incomplete.len();
         self.frames.push(Frame { low: depth });
         self.table_mut(t).status = Status::Active(depth);
-        // The call is lent out while its rules run (no copy per table).
-        let call = std::mem::take(&mut self.table_mut(t).call);
+        // A copy of the call (in a vector kept for reuse) while its rules run.
+        let mut call = self.calls.pop().unwrap_or_default();
+        call.extend_from_slice(&self.table(t).call);
         let mask = call
             .iter()
             .enumerate()
@@ -366,16 +420,18 @@ impl<'g> Evaluator<'g> {
             self.pass += 1;
         }
         let low = self.frames.pop().map_or(depth, |f| f.low);
-        self.table_mut(t).call = call;
+        call.clear();
+        self.calls.push(call);
         if closed && !self.table(t).is_empty() {
             // Final whatever the group: the tables the cut pass left
             // unfinished keep their (sound) answers and run again when met.
             self.table_mut(t).status = Status::Complete;
-            for m in self.incomplete.split_off(mark) {
-                let table = self.table_mut(m);
+            for k in mark..self.incomplete.len() {
+                let table = self.table_mut(self.incomplete[k]);
                 table.status = Status::Unfinished;
                 table.listed = false;
             }
+            self.incomplete.truncate(mark);
             return Ok(t);
         }
         if low < depth {
@@ -398,9 +454,10 @@ impl<'g> Evaluator<'g> {
             }
         } else {
             self.table_mut(t).status = Status::Complete;
-            for m in self.incomplete.split_off(mark) {
-                self.table_mut(m).status = Status::Complete;
+            for k in mark..self.incomplete.len() {
+                self.table_mut(self.incomplete[k]).status = Status::Complete;
             }
+            self.incomplete.truncate(mark);
         }
         Ok(t)
     }
@@ -414,21 +471,20 @@ impl<'g> Evaluator<'g> {
             + self.table(t).count()
     }
 
-    fn plan_of(&mut self, r: usize, mask: u64) -> Arc<[Step]> {
+    fn plan_of(&mut self, r: usize, mask: u64) -> u32 {
         let rules = &self.game.rules;
-        self.plans
-            .entry((r as u32, mask))
-            .or_insert_with(|| {
-                let does = rules.special.does;
-                let pos = &rules.pos_rels[r];
-                let kind = |i: usize| match rules.agg_of.get(&pos[i]) {
-                    Some(&k) => Kind::Aggregate(rules.aggs[k].shared),
-                    None if Some(pos[i]) == does => Kind::Does,
-                    None => Kind::Plain,
-                };
-                plan(&rules.rules[r], mask, kind).into()
-            })
-            .clone()
+        let steps = &mut self.steps;
+        *self.plans.entry((r as u32, mask)).or_insert_with(|| {
+            let does = rules.special.does;
+            let pos = &rules.pos_rels[r];
+            let kind = |i: usize| match rules.agg_of.get(&pos[i]) {
+                Some(&k) => Kind::Aggregate(rules.aggs[k].shared),
+                None if Some(pos[i]) == does => Kind::Does,
+                None => Kind::Plain,
+            };
+            steps.push(plan(&rules.rules[r], mask, kind).into());
+            steps.len() as u32 - 1
+        })
     }
 
     fn run_rule(
@@ -468,7 +524,7 @@ impl<'g> Evaluator<'g> {
 
     /// Runs the body from step `k` on, adding an answer at its end.
     fn body(&mut self, ctx: &Ctx, k: usize) -> Result<(), Stop> {
-        let Some(&step) = ctx.plan.get(k) else {
+        let Some(&step) = self.steps[ctx.plan as usize].get(k) else {
             return self.emit(ctx);
         };
         match step {
@@ -613,16 +669,18 @@ impl<'g> Evaluator<'g> {
             }
             return Ok(());
         };
-        let (mut mask, mut values) = (0u64, Vec::new());
+        let (mut mask, from) = (0u64, self.built.len());
         for (i, a) in args.iter().enumerate().take(64) {
             if let Some(v) = self.bound_value(a, ctx.base) {
                 mask |= 1 << i;
-                values.push(v);
+                self.built.push(v);
             }
         }
         let functor = (*f, args.len());
         if mask != 0 {
-            let (ix, a, b) = self.facts.lookup(&self.terms, functor, mask, &values);
+            let values = &self.built[from..];
+            let (ix, a, b) = self.facts.lookup(&self.terms, functor, mask, values);
+            self.built.truncate(from);
             for j in a..b {
                 self.tick()?;
                 if let Some(fact) = self.facts.indexed(ix, j) {
@@ -665,14 +723,16 @@ impl<'g> Evaluator<'g> {
                 }
             }
         }
-        let args: Vec<TermId> = self.args[from..].iter().flatten().copied().collect();
+        let arg = |i: usize| self.args[from + i].unwrap_or(TermId(0));
         if Some(rel) == rules.special.truth {
+            let fact = arg(0);
             self.args.truncate(from);
-            return Ok(!self.fact_holds(args[0]));
+            return Ok(!self.fact_holds(fact));
         }
         if Some(rel) == rules.special.does {
+            let (role, mv) = (arg(0), arg(1));
             self.args.truncate(from);
-            return Ok(!self.does.iter().any(|&(r, m)| [r, m] == args[..]));
+            return Ok(!self.does.contains(&(role, mv)));
         }
         let solved = self.solve(rel, from);
         self.args.truncate(from);
@@ -822,11 +882,19 @@ impl<'g> Evaluator<'g> {
             Pat::Var(v) => self.env[base + *v as usize],
             Pat::Ground(t) => Some(*t),
             Pat::App(f, args) => {
-                let args = args
-                    .iter()
-                    .map(|a| self.build(a, base))
-                    .collect::<Option<Box<[TermId]>>>()?;
-                Some(self.terms.intern(GTerm::App(*f, args)))
+                let from = self.built.len();
+                for a in args.iter() {
+                    match self.build(a, base) {
+                        Some(t) => self.built.push(t),
+                        None => {
+                            self.built.truncate(from);
+                            return None;
+                        }
+                    }
+                }
+                let t = self.terms.intern_app(*f, &self.built[from..]);
+                self.built.truncate(from);
+                Some(t)
             }
             Pat::Arith(op, a, b) => {
                 let a = self.build(a, base)?;
