@@ -620,7 +620,7 @@ impl<'g> Evaluator<'g> {
         }
         let from = self.args.len();
         for p in atom.args.iter() {
-            let a = self.bound_value(p, ctx.base);
+            let a = self.build(p, ctx.base);
             self.args.push(a);
         }
         let solved = self.solve(rel, from);
@@ -654,7 +654,7 @@ impl<'g> Evaluator<'g> {
     /// argument is bound, the base facts with those values (an index);
     /// else the true facts of `P`'s functor, or every true fact.
     fn positive_true(&mut self, ctx: &Ctx, k: usize, p: &Pat) -> Result<(), Stop> {
-        if let Some(fact) = self.bound_value(p, ctx.base) {
+        if let Some(fact) = self.build(p, ctx.base) {
             return match self.fact_holds(fact) {
                 true => self.body(ctx, k + 1),
                 false => Ok(()),
@@ -671,7 +671,7 @@ impl<'g> Evaluator<'g> {
         };
         let (mut mask, from) = (0u64, self.built.len());
         for (i, a) in args.iter().enumerate().take(64) {
-            if let Some(v) = self.bound_value(a, ctx.base) {
+            if let Some(v) = self.build(a, ctx.base) {
                 mask |= 1 << i;
                 self.built.push(v);
             }
@@ -866,16 +866,9 @@ impl<'g> Evaluator<'g> {
         })
     }
 
-    /// The value of a pattern if all its variables are bound.
-    fn bound_value(&mut self, p: &Pat, base: usize) -> Option<TermId> {
-        match is_bound(p, base, &self.env) {
-            true => self.build(p, base),
-            false => None,
-        }
-    }
-
     /// The ground term of a bound pattern; `None` if arithmetic has no
-    /// value or a variable is unbound. New terms are counted by
+    /// value or a variable is unbound (one pass: no separate test of
+    /// whether every variable is bound). New terms are counted by
     /// [`Evaluator::tick`] against the limit.
     fn build(&mut self, p: &Pat, base: usize) -> Option<TermId> {
         match p {
