@@ -623,11 +623,16 @@ impl<'g> Evaluator<'g> {
             let a = self.build(p, ctx.base);
             self.args.push(a);
         }
+        // An answer holds the call's value at each bound place: only the
+        // free places need matching.
+        let free = (self.args[from..].iter().enumerate())
+            .filter(|(_, a)| a.is_none())
+            .fold(0u64, |m, (i, _)| m | 1 << i);
         let solved = self.solve(rel, from);
         self.args.truncate(from);
         let t = solved?;
         let n = atom.args.len();
-        if n == 0 {
+        if free == 0 {
             return match self.table(t).is_empty() {
                 true => Ok(()),
                 false => self.body(ctx, k + 1),
@@ -639,8 +644,11 @@ impl<'g> Evaluator<'g> {
             let trail = self.trail.len();
             let answers = &self.stores[t.0 as usize].tables[t.1 as usize].answers;
             let answer = &answers[j * n..(j + 1) * n];
-            let ok = (atom.args.iter().zip(answer))
-                .all(|(p, &a)| unify(p, a, ctx.base, &mut self.env, &mut self.trail, &self.terms));
+            let ok = (atom.args.iter().zip(answer).enumerate())
+                .filter(|(place, _)| free >> place & 1 == 1)
+                .all(|(_, (p, &a))| {
+                    unify(p, a, ctx.base, &mut self.env, &mut self.trail, &self.terms)
+                });
             if ok {
                 self.body(ctx, k + 1)?;
             }
