@@ -25,7 +25,7 @@ use super::{Agg, Level, RuleGame};
 use crate::ground::prepare::{Pat, Prepared};
 use crate::ground::{GTerm, TermId, TermTable};
 use crate::syntax::{AggOp, CmpOp};
-use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use rustc_hash::{FxHashMap, FxHasher};
 use std::hash::Hasher;
 
 /// Why an evaluation stopped.
@@ -75,7 +75,7 @@ enum Status {
     Complete,
 }
 
-/// Above this many answers a table keeps a hash set to find repeats.
+/// Above this many answers a table indexes them by hash to find repeats.
 const LINEAR: usize = 8;
 
 #[derive(Default)]
@@ -85,13 +85,21 @@ struct Table {
     arity: usize,
     /// The answers, `arity` terms each.
     answers: Vec<TermId>,
-    seen: FxHashSet<Box<[TermId]>>,
+    /// Past [`LINEAR`] answers: the last answer with each hash, and per
+    /// answer the one before it with the same hash (or [`NO_ANSWER`]).
+    last_with_hash: FxHashMap<u64, u32>,
+    same_hash: Vec<u32>,
+    /// A proposition's one empty answer (arity 0).
+    holds: bool,
     status: Status,
     /// Whether it is on the list of tables of an unfinished group.
     listed: bool,
     /// The next table whose call has the same hash, or [`NO_TABLE`].
     next: u32,
 }
+
+/// No answer: the end of a chain of answers with the same hash.
+const NO_ANSWER: u32 = u32::MAX;
 
 impl Table {
     /// Makes this (possibly used) table the empty table of a new call,
@@ -102,7 +110,9 @@ impl Table {
         self.call.extend_from_slice(call);
         self.arity = call.len();
         self.answers.clear();
-        self.seen.clear();
+        self.last_with_hash.clear();
+        self.same_hash.clear();
+        self.holds = false;
         self.status = Status::Complete;
         self.listed = false;
         self.next = next;
@@ -110,36 +120,63 @@ impl Table {
 
     fn count(&self) -> usize {
         match self.arity {
-            0 => self.answers.len().min(1) + usize::from(!self.seen.is_empty()),
+            0 => usize::from(self.holds),
             n => self.answers.len() / n,
         }
     }
 
     fn is_empty(&self) -> bool {
-        self.answers.is_empty() && self.seen.is_empty()
+        self.answers.is_empty() && !self.holds
+    }
+
+    fn answer(&self, i: u32) -> &[TermId] {
+        let n = self.arity;
+        &self.answers[i as usize * n..(i as usize + 1) * n]
     }
 
     /// Adds an answer; whether it is new.
     fn insert(&mut self, args: &[TermId]) -> bool {
         let n = args.len();
         if n == 0 {
-            // A proposition: one empty answer, kept as a marker in `seen`.
-            return self.seen.insert(Box::new([]));
+            return !std::mem::replace(&mut self.holds, true);
         }
-        if self.answers.len() / n <= LINEAR {
+        let count = self.answers.len() / n;
+        if count < LINEAR {
             if self.answers.chunks(n).any(|a| a == args) {
                 return false;
             }
-            if self.answers.len() / n == LINEAR {
-                self.seen = self.answers.chunks(n).map(Box::from).collect();
-                self.seen.insert(args.into());
+        } else {
+            if count == LINEAR {
+                (0..count as u32).for_each(|i| self.index(i));
             }
-        } else if !self.seen.insert(args.into()) {
-            return false;
+            let mut i = (self.last_with_hash.get(&answer_hash(args)).copied()).unwrap_or(NO_ANSWER);
+            while i != NO_ANSWER {
+                if self.answer(i) == args {
+                    return false;
+                }
+                i = self.same_hash[i as usize];
+            }
         }
         self.answers.extend_from_slice(args);
+        if count >= LINEAR {
+            self.index(count as u32);
+        }
         true
     }
+
+    /// Files answer `i` (the next unfiled one) under its hash.
+    fn index(&mut self, i: u32) {
+        let hash = answer_hash(self.answer(i));
+        let before = self.last_with_hash.insert(hash, i);
+        self.same_hash.push(before.unwrap_or(NO_ANSWER));
+    }
+}
+
+/// The hash of an answer.
+fn answer_hash(args: &[TermId]) -> u64 {
+    let mut h = FxHasher::default();
+    args.iter().for_each(|a| h.write_u32(a.0));
+    h.finish()
 }
 
 /// No table: the end of a chain of tables with the same hash.
@@ -161,10 +198,6 @@ impl Store {
     fn clear(&mut self) {
         self.heads.clear();
         self.live = 0;
-    }
-
-    fn live(&self) -> &[Table] {
-        &self.tables[..self.live]
     }
 
     /// The table of `rel(call)`, whose hash is `hash`, if there is one.
@@ -253,6 +286,8 @@ pub struct Evaluator<'g> {
     head: Vec<TermId>,
     work: u64,
     answers: usize,
+    /// Answers held in the tables of static relations (kept across states).
+    static_answers: usize,
 }
 
 impl<'g> Evaluator<'g> {
@@ -276,6 +311,7 @@ impl<'g> Evaluator<'g> {
             head: Vec::new(),
             work: 0,
             answers: 0,
+            static_answers: 0,
         }
     }
 
@@ -289,11 +325,7 @@ impl<'g> Evaluator<'g> {
         self.stores[Level::Move as usize].clear();
         self.facts.load(bits);
         self.work = 0;
-        self.answers = self.stores[Level::Static as usize]
-            .live()
-            .iter()
-            .map(Table::count)
-            .sum();
+        self.answers = self.static_answers;
     }
 
     /// Sets the moves being made (forgetting what the previous ones implied).
@@ -318,6 +350,7 @@ impl<'g> Evaluator<'g> {
         });
         if result.is_err() {
             self.stores.iter_mut().for_each(Store::clear);
+            self.static_answers = 0;
             self.frames.clear();
             self.incomplete.clear();
             self.env.clear();
@@ -785,6 +818,7 @@ impl<'g> Evaluator<'g> {
     ) -> Result<(), Stop> {
         if self.table_mut(t).insert(answer) {
             self.answers += 1;
+            self.static_answers += usize::from(t.0 == Level::Static as u8);
             if self.answers > self.game.rules.limits.max_answers {
                 return Err(Stop::Limit("answers held for one state"));
             }
