@@ -459,12 +459,7 @@ impl<'g> Evaluator<'g> {
             // Final whatever the group: the tables the cut pass left
             // unfinished keep their (sound) answers and run again when met.
             self.table_mut(t).status = Status::Complete;
-            for k in mark..self.incomplete.len() {
-                let table = self.table_mut(self.incomplete[k]);
-                table.status = Status::Unfinished;
-                table.listed = false;
-            }
-            self.incomplete.truncate(mark);
+            self.settle_group(mark, Status::Unfinished);
             return Ok(t);
         }
         if low < depth {
@@ -487,12 +482,20 @@ impl<'g> Evaluator<'g> {
             }
         } else {
             self.table_mut(t).status = Status::Complete;
-            for k in mark..self.incomplete.len() {
-                self.table_mut(self.incomplete[k]).status = Status::Complete;
-            }
-            self.incomplete.truncate(mark);
+            self.settle_group(mark, Status::Complete);
         }
         Ok(t)
+    }
+
+    /// Takes the tables of a group (those listed from `mark` on) off the
+    /// list, leaving them in `status`.
+    fn settle_group(&mut self, mark: usize, status: Status) {
+        for k in mark..self.incomplete.len() {
+            let table = self.table_mut(self.incomplete[k]);
+            table.status = status;
+            table.listed = false;
+        }
+        self.incomplete.truncate(mark);
     }
 
     /// Answers and members of the group led by `t`, to see a pass add none.
