@@ -3,8 +3,10 @@
 //! (`../shared/conformance/large/expected.tsv`); `check` accepts it with a
 //! note; a game stratified only atom by atom (futoshiki4) counts right; and
 //! a recursion deeper than its limit is a clear error, also on a thread
-//! with a small stack; the REPL's `query` asks the rule evaluator; and
-//! aggregates take the values docs/LANGUAGE.md gives them.
+//! with a small stack; the REPL's `query` asks the rule evaluator;
+//! aggregates take the values docs/LANGUAGE.md gives them; and a relation
+//! that recurses through the rule holding an aggregate is evaluated
+//! (tests/games/beacon.rules), as the grounded engines evaluate it.
 
 mod common;
 
@@ -240,5 +242,76 @@ fn aggregates_take_their_documented_values_on_the_rule_evaluator() {
     assert_eq!(
         query(&game, "bad(S)"),
         Err("`sum` needs integer values, and one value here is `a`".to_string())
+    );
+}
+
+/// tests/games/beacon.rules on the rule evaluator, counted by hand in its
+/// header, and one position worked by hand: both stones on node 2 darken
+/// 2 and 3 (lit only through 2), node 4 has one stone and stays lit, and
+/// so 5 is lit through 4 until blue's stone on 4 darkens both.
+#[test]
+fn a_relation_recursing_through_an_aggregate_rule_is_evaluated() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/beacon.rules");
+    let game =
+        match tabula::load::open_with(&path, None, &Default::default(), Some(EngineKind::Rules)) {
+            Ok(l) => l.game,
+            Err(f) => panic!("beacon.rules does not load: {:?}", f.diagnostics),
+        };
+    assert_eq!(game.engine(), EngineKind::Rules);
+    let counts: Vec<_> = (perft(&game, 5, |_| {}).expect("perft"))
+        .iter()
+        .map(|l| (l.depth, l.leaves))
+        .collect();
+    assert_eq!(counts, [(0, 1), (1, 4), (2, 16), (3, 45), (4, 126), (5, 0)]);
+    let s = common::Scenario { game };
+    let state = s.state(&[
+        "stone(2, red)",
+        "stone(2, blue)",
+        "stone(4, red)",
+        "control(blue)",
+        "step(3)",
+    ]);
+    let mut m = s.game.machine();
+    m.set_state(&state);
+    assert_eq!(m.check_playable().map_err(|e| format!("{e:?}")), Ok(()));
+    drop(m);
+    assert!(!s.is_terminal(&state));
+    assert_eq!(s.legal(&state, "red"), ["noop"]);
+    assert_eq!(
+        s.legal(&state, "blue"),
+        ["stone(3)", "stone(4)", "stone(5)"]
+    );
+    let lit = |state: &tabula::engine::State| {
+        let mut m = s.game.machine();
+        m.set_state(state);
+        let mut sources = SourceMap::default();
+        let file = sources.add("<query>", "lit(X)");
+        let mut symbols = s.game.symbols.clone();
+        let term = syntax::parse_term(&sources, file, Syntax::Rules, &mut symbols).expect("parses");
+        let mut found = m.query_shown(&term).expect("no evaluation error");
+        found.sort();
+        found
+    };
+    assert_eq!(lit(&state), ["lit(1)", "lit(4)", "lit(5)"]);
+    let after = s.play(&state, &[("blue", "stone(4)")]);
+    assert_eq!(
+        s.facts(&after),
+        common::sorted(&[
+            "control(red)",
+            "step(4)",
+            "stone(2, blue)",
+            "stone(2, red)",
+            "stone(4, blue)",
+            "stone(4, red)",
+        ])
+    );
+    assert_eq!(lit(&after), ["lit(1)"]);
+    assert!(s.is_terminal(&after));
+    assert_eq!(
+        s.goals(&after),
+        [
+            ("red".to_string(), Some(100)),
+            ("blue".to_string(), Some(0))
+        ]
     );
 }

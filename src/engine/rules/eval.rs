@@ -15,7 +15,9 @@
 //! which is what stratification atom by atom guarantees; meeting an
 //! unfinished one is a cycle through negation and an error. An aggregate's
 //! value relation has no rules: its table is folded from the complete
-//! tables of its facts relation, one per binding of the shared arguments.
+//! tables of its facts relation, one per binding of the shared arguments
+//! (whose rules read only the braces, behind a guard that holds for bound
+//! arguments, so a rule recursing outside the braces is no cycle).
 
 use super::facts::Facts;
 use super::plan::{Kind, Step, plan};
@@ -23,8 +25,8 @@ use super::{Agg, Level, RuleGame};
 use crate::ground::prepare::{Pat, Prepared};
 use crate::ground::{GTerm, TermId, TermTable};
 use crate::syntax::{AggOp, CmpOp};
-use rustc_hash::{FxHashMap, FxHashSet};
-use std::sync::Arc;
+use rustc_hash::{FxHashMap, FxHasher};
+use std::hash::Hasher;
 
 /// Why an evaluation stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,82 +62,178 @@ impl std::fmt::Display for Stop {
 pub struct TableRef(u8, u32);
 
 /// Where the solving of a table stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Status {
     /// Being solved by the frame at this depth.
     Active(usize),
     /// Solved once in pass `pass` inside a group whose leader is not done;
     /// `low` is the shallowest frame it depends on.
-    Incomplete {
-        pass: u64,
-        low: usize,
-    },
+    Incomplete { pass: u64, low: usize },
     /// Left by a pass cut short: its answers hold, but may not be all.
     Unfinished,
+    #[default]
     Complete,
 }
 
-/// Above this many answers a table keeps a hash set to find repeats.
+/// Above this many answers a table indexes them by hash to find repeats.
 const LINEAR: usize = 8;
 
+#[derive(Default)]
 struct Table {
-    /// The call (lent to [`Evaluator::evaluate`] while its rules run).
-    call: Box<[Option<TermId>]>,
+    rel: u32,
+    call: Vec<Option<TermId>>,
     arity: usize,
     /// The answers, `arity` terms each.
     answers: Vec<TermId>,
-    seen: FxHashSet<Box<[TermId]>>,
+    /// Past [`LINEAR`] answers: the last answer with each hash, and per
+    /// answer the one before it with the same hash (or [`NO_ANSWER`]).
+    last_with_hash: FxHashMap<u64, u32>,
+    same_hash: Vec<u32>,
+    /// A proposition's one empty answer (arity 0).
+    holds: bool,
     status: Status,
     /// Whether it is on the list of tables of an unfinished group.
     listed: bool,
+    /// The next table whose call has the same hash, or [`NO_TABLE`].
+    next: u32,
 }
 
+/// No answer: the end of a chain of answers with the same hash.
+const NO_ANSWER: u32 = u32::MAX;
+
 impl Table {
+    /// Makes this (possibly used) table the empty table of a new call,
+    /// keeping its vectors' room.
+    fn reset(&mut self, rel: u32, call: &[Option<TermId>], next: u32) {
+        self.rel = rel;
+        self.call.clear();
+        self.call.extend_from_slice(call);
+        self.arity = call.len();
+        self.answers.clear();
+        self.last_with_hash.clear();
+        self.same_hash.clear();
+        self.holds = false;
+        self.status = Status::Complete;
+        self.listed = false;
+        self.next = next;
+    }
+
     fn count(&self) -> usize {
         match self.arity {
-            0 => self.answers.len().min(1) + usize::from(!self.seen.is_empty()),
+            0 => usize::from(self.holds),
             n => self.answers.len() / n,
         }
     }
 
     fn is_empty(&self) -> bool {
-        self.answers.is_empty() && self.seen.is_empty()
+        self.answers.is_empty() && !self.holds
+    }
+
+    fn answer(&self, i: u32) -> &[TermId] {
+        let n = self.arity;
+        &self.answers[i as usize * n..(i as usize + 1) * n]
     }
 
     /// Adds an answer; whether it is new.
     fn insert(&mut self, args: &[TermId]) -> bool {
         let n = args.len();
         if n == 0 {
-            // A proposition: one empty answer, kept as a marker in `seen`.
-            return self.seen.insert(Box::new([]));
+            return !std::mem::replace(&mut self.holds, true);
         }
-        if self.answers.len() / n <= LINEAR {
+        let count = self.answers.len() / n;
+        if count < LINEAR {
             if self.answers.chunks(n).any(|a| a == args) {
                 return false;
             }
-            if self.answers.len() / n == LINEAR {
-                self.seen = self.answers.chunks(n).map(Box::from).collect();
-                self.seen.insert(args.into());
+        } else {
+            if count == LINEAR {
+                (0..count as u32).for_each(|i| self.index(i));
             }
-        } else if !self.seen.insert(args.into()) {
-            return false;
+            let mut i = (self.last_with_hash.get(&answer_hash(args)).copied()).unwrap_or(NO_ANSWER);
+            while i != NO_ANSWER {
+                if self.answer(i) == args {
+                    return false;
+                }
+                i = self.same_hash[i as usize];
+            }
         }
         self.answers.extend_from_slice(args);
+        if count >= LINEAR {
+            self.index(count as u32);
+        }
         true
+    }
+
+    /// Files answer `i` (the next unfiled one) under its hash.
+    fn index(&mut self, i: u32) {
+        let hash = answer_hash(self.answer(i));
+        let before = self.last_with_hash.insert(hash, i);
+        self.same_hash.push(before.unwrap_or(NO_ANSWER));
     }
 }
 
+/// The hash of an answer.
+fn answer_hash(args: &[TermId]) -> u64 {
+    let mut h = FxHasher::default();
+    args.iter().for_each(|a| h.write_u32(a.0));
+    h.finish()
+}
+
+/// No table: the end of a chain of tables with the same hash.
+const NO_TABLE: u32 = u32::MAX;
+
+/// The tables of one level, found by their call: the call's hash leads to
+/// a chain of the tables with that hash. Clearing keeps the tables' room,
+/// and a new table reuses the vectors of the one that was in its place,
+/// so once the store has grown a state's tables allocate nothing.
 #[derive(Default)]
 struct Store {
-    ids: FxHashMap<Box<[u32]>, u32>,
+    heads: FxHashMap<u64, u32>,
     tables: Vec<Table>,
+    /// The tables in use: `tables[..live]`.
+    live: usize,
 }
 
 impl Store {
     fn clear(&mut self) {
-        self.ids.clear();
-        self.tables.clear();
+        self.heads.clear();
+        self.live = 0;
     }
+
+    /// The table of `rel(call)`, whose hash is `hash`, if there is one.
+    fn find(&self, hash: u64, rel: u32, call: &[Option<TermId>]) -> Option<u32> {
+        let mut i = *self.heads.get(&hash)?;
+        while i != NO_TABLE {
+            let table = &self.tables[i as usize];
+            if table.rel == rel && table.call == call {
+                return Some(i);
+            }
+            i = table.next;
+        }
+        None
+    }
+
+    /// A new, empty table for `rel(call)`.
+    fn add(&mut self, hash: u64, rel: u32, call: &[Option<TermId>]) -> u32 {
+        let i = self.live as u32;
+        let next = self.heads.insert(hash, i).unwrap_or(NO_TABLE);
+        if self.live == self.tables.len() {
+            self.tables.push(Table::default());
+        }
+        self.tables[self.live].reset(rel, call, next);
+        self.live += 1;
+        i
+    }
+}
+
+/// The hash of a call.
+fn call_hash(rel: u32, call: &[Option<TermId>]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write_u32(rel);
+    for a in call {
+        h.write_u32(a.map_or(u32::MAX, |t| t.0));
+    }
+    h.finish()
 }
 
 /// One call being solved.
@@ -148,7 +246,8 @@ struct Frame {
 struct Ctx<'a> {
     rule: &'a Prepared,
     index: usize,
-    plan: Arc<[Step]>,
+    /// The body's steps: an index into [`Evaluator::steps`].
+    plan: u32,
     base: usize,
     table: TableRef,
     call: &'a [Option<TermId>],
@@ -157,9 +256,6 @@ struct Ctx<'a> {
 /// Stack left below which a nested call gets a new segment, and its size.
 const RED_ZONE: usize = 128 * 1024;
 const STACK_STEP: usize = 2 * 1024 * 1024;
-
-/// The marker of a free argument in a call's key.
-const FREE: u32 = u32::MAX;
 
 /// One machine's evaluator of a [`RuleGame`].
 pub struct Evaluator<'g> {
@@ -178,13 +274,20 @@ pub struct Evaluator<'g> {
     facts: Facts,
     /// The moves being made, as (role, move) terms.
     does: Vec<(TermId, TermId)>,
-    plans: FxHashMap<(u32, u64), Arc<[Step]>>,
+    /// The plan of each (rule, call pattern), as an index into `steps`.
+    plans: FxHashMap<(u32, u64), u32>,
+    steps: Vec<Box<[Step]>>,
     /// Arguments of calls being built (a stack, one call on top of another).
     args: Vec<Option<TermId>>,
-    key: Vec<u32>,
+    /// Arguments of compound terms being built (a stack, as `args`).
+    built: Vec<TermId>,
+    /// Vectors for the calls whose rules run, kept for reuse.
+    calls: Vec<Vec<Option<TermId>>>,
     head: Vec<TermId>,
     work: u64,
     answers: usize,
+    /// Answers held in the tables of static relations (kept across states).
+    static_answers: usize,
 }
 
 impl<'g> Evaluator<'g> {
@@ -201,11 +304,14 @@ impl<'g> Evaluator<'g> {
             facts: Facts::new(&game.base, &game.terms),
             does: Vec::new(),
             plans: FxHashMap::default(),
+            steps: Vec::new(),
             args: Vec::new(),
-            key: Vec::new(),
+            calls: Vec::new(),
+            built: Vec::new(),
             head: Vec::new(),
             work: 0,
             answers: 0,
+            static_answers: 0,
         }
     }
 
@@ -219,11 +325,7 @@ impl<'g> Evaluator<'g> {
         self.stores[Level::Move as usize].clear();
         self.facts.load(bits);
         self.work = 0;
-        self.answers = self.stores[Level::Static as usize]
-            .tables
-            .iter()
-            .map(Table::count)
-            .sum();
+        self.answers = self.static_answers;
     }
 
     /// Sets the moves being made (forgetting what the previous ones implied).
@@ -248,6 +350,7 @@ impl<'g> Evaluator<'g> {
         });
         if result.is_err() {
             self.stores.iter_mut().for_each(Store::clear);
+            self.static_answers = 0;
             self.frames.clear();
             self.incomplete.clear();
             self.env.clear();
@@ -281,14 +384,11 @@ impl<'g> Evaluator<'g> {
     /// being solved already (then holding the answers found so far).
     fn solve(&mut self, rel: u32, from: usize) -> Result<TableRef, Stop> {
         let level = self.game.rules.level[rel as usize] as usize;
-        self.key.clear();
-        self.key.push(rel);
         let call = &self.args[from..];
-        self.key
-            .extend(call.iter().map(|a| a.map_or(FREE, |t| t.0)));
+        let hash = call_hash(rel, call);
         let store = &mut self.stores[level];
-        let t = match store.ids.get(&self.key[..]) {
-            Some(&i) => {
+        let t = match store.find(hash, rel, call) {
+            Some(i) => {
                 let t = TableRef(level as u8, i);
                 match self.table(t).status {
                     Status::Complete => return Ok(t),
@@ -303,19 +403,7 @@ impl<'g> Evaluator<'g> {
                     Status::Incomplete { .. } | Status::Unfinished => t,
                 }
             }
-            None => {
-                let i = store.tables.len() as u32;
-                store.ids.insert(self.key.as_slice().into(), i);
-                store.tables.push(Table {
-                    call: call.into(),
-                    arity: call.len(),
-                    answers: Vec::new(),
-                    seen: FxHashSet::default(),
-                    status: Status::Complete,
-                    listed: false,
-                });
-                TableRef(level as u8, i)
-            }
+            None => TableRef(level as u8, store.add(hash, rel, call)),
         };
         // Deep recursion runs on stack grown on the heap (bounded by
         // `max_depth`), so a thread's small stack does not overflow.
@@ -332,8 +420,9 @@ impl<'g> Evaluator<'g> {
         let mark = self.incomplete.len();
         self.frames.push(Frame { low: depth });
         self.table_mut(t).status = Status::Active(depth);
-        // The call is lent out while its rules run (no copy per table).
-        let call = std::mem::take(&mut self.table_mut(t).call);
+        // A copy of the call (in a vector kept for reuse) while its rules run.
+        let mut call = self.calls.pop().unwrap_or_default();
+        call.extend_from_slice(&self.table(t).call);
         let mask = call
             .iter()
             .enumerate()
@@ -364,16 +453,13 @@ impl<'g> Evaluator<'g> {
             self.pass += 1;
         }
         let low = self.frames.pop().map_or(depth, |f| f.low);
-        self.table_mut(t).call = call;
+        call.clear();
+        self.calls.push(call);
         if closed && !self.table(t).is_empty() {
             // Final whatever the group: the tables the cut pass left
             // unfinished keep their (sound) answers and run again when met.
             self.table_mut(t).status = Status::Complete;
-            for m in self.incomplete.split_off(mark) {
-                let table = self.table_mut(m);
-                table.status = Status::Unfinished;
-                table.listed = false;
-            }
+            self.settle_group(mark, Status::Unfinished);
             return Ok(t);
         }
         if low < depth {
@@ -396,11 +482,20 @@ impl<'g> Evaluator<'g> {
             }
         } else {
             self.table_mut(t).status = Status::Complete;
-            for m in self.incomplete.split_off(mark) {
-                self.table_mut(m).status = Status::Complete;
-            }
+            self.settle_group(mark, Status::Complete);
         }
         Ok(t)
+    }
+
+    /// Takes the tables of a group (those listed from `mark` on) off the
+    /// list, leaving them in `status`.
+    fn settle_group(&mut self, mark: usize, status: Status) {
+        for k in mark..self.incomplete.len() {
+            let table = self.table_mut(self.incomplete[k]);
+            table.status = status;
+            table.listed = false;
+        }
+        self.incomplete.truncate(mark);
     }
 
     /// Answers and members of the group led by `t`, to see a pass add none.
@@ -412,21 +507,20 @@ impl<'g> Evaluator<'g> {
             + self.table(t).count()
     }
 
-    fn plan_of(&mut self, r: usize, mask: u64) -> Arc<[Step]> {
+    fn plan_of(&mut self, r: usize, mask: u64) -> u32 {
         let rules = &self.game.rules;
-        self.plans
-            .entry((r as u32, mask))
-            .or_insert_with(|| {
-                let does = rules.special.does;
-                let pos = &rules.pos_rels[r];
-                let kind = |i: usize| match rules.agg_of.get(&pos[i]) {
-                    Some(&k) => Kind::Aggregate(rules.aggs[k].shared),
-                    None if Some(pos[i]) == does => Kind::Does,
-                    None => Kind::Plain,
-                };
-                plan(&rules.rules[r], mask, kind).into()
-            })
-            .clone()
+        let steps = &mut self.steps;
+        *self.plans.entry((r as u32, mask)).or_insert_with(|| {
+            let does = rules.special.does;
+            let pos = &rules.pos_rels[r];
+            let kind = |i: usize| match rules.agg_of.get(&pos[i]) {
+                Some(&k) => Kind::Aggregate(rules.aggs[k].shared),
+                None if Some(pos[i]) == does => Kind::Does,
+                None => Kind::Plain,
+            };
+            steps.push(plan(&rules.rules[r], mask, kind).into());
+            steps.len() as u32 - 1
+        })
     }
 
     fn run_rule(
@@ -466,7 +560,7 @@ impl<'g> Evaluator<'g> {
 
     /// Runs the body from step `k` on, adding an answer at its end.
     fn body(&mut self, ctx: &Ctx, k: usize) -> Result<(), Stop> {
-        let Some(&step) = ctx.plan.get(k) else {
+        let Some(&step) = self.steps[ctx.plan as usize].get(k) else {
             return self.emit(ctx);
         };
         match step {
@@ -554,16 +648,27 @@ impl<'g> Evaluator<'g> {
             }
             return Ok(());
         }
+        if rules.is_guard(rel) {
+            return match atom.args.iter().all(|p| is_bound(p, ctx.base, &self.env)) {
+                true => self.body(ctx, k + 1),
+                false => Ok(()),
+            };
+        }
         let from = self.args.len();
         for p in atom.args.iter() {
-            let a = self.bound_value(p, ctx.base);
+            let a = self.build(p, ctx.base);
             self.args.push(a);
         }
+        // An answer holds the call's value at each bound place: only the
+        // free places need matching.
+        let free = (self.args[from..].iter().enumerate())
+            .filter(|(_, a)| a.is_none())
+            .fold(0u64, |m, (i, _)| m | 1 << i);
         let solved = self.solve(rel, from);
         self.args.truncate(from);
         let t = solved?;
         let n = atom.args.len();
-        if n == 0 {
+        if free == 0 {
             return match self.table(t).is_empty() {
                 true => Ok(()),
                 false => self.body(ctx, k + 1),
@@ -575,8 +680,11 @@ impl<'g> Evaluator<'g> {
             let trail = self.trail.len();
             let answers = &self.stores[t.0 as usize].tables[t.1 as usize].answers;
             let answer = &answers[j * n..(j + 1) * n];
-            let ok = (atom.args.iter().zip(answer))
-                .all(|(p, &a)| unify(p, a, ctx.base, &mut self.env, &mut self.trail, &self.terms));
+            let ok = (atom.args.iter().zip(answer).enumerate())
+                .filter(|(place, _)| free >> place & 1 == 1)
+                .all(|(_, (p, &a))| {
+                    unify(p, a, ctx.base, &mut self.env, &mut self.trail, &self.terms)
+                });
             if ok {
                 self.body(ctx, k + 1)?;
             }
@@ -590,7 +698,7 @@ impl<'g> Evaluator<'g> {
     /// argument is bound, the base facts with those values (an index);
     /// else the true facts of `P`'s functor, or every true fact.
     fn positive_true(&mut self, ctx: &Ctx, k: usize, p: &Pat) -> Result<(), Stop> {
-        if let Some(fact) = self.bound_value(p, ctx.base) {
+        if let Some(fact) = self.build(p, ctx.base) {
             return match self.fact_holds(fact) {
                 true => self.body(ctx, k + 1),
                 false => Ok(()),
@@ -605,16 +713,18 @@ impl<'g> Evaluator<'g> {
             }
             return Ok(());
         };
-        let (mut mask, mut values) = (0u64, Vec::new());
+        let (mut mask, from) = (0u64, self.built.len());
         for (i, a) in args.iter().enumerate().take(64) {
-            if let Some(v) = self.bound_value(a, ctx.base) {
+            if let Some(v) = self.build(a, ctx.base) {
                 mask |= 1 << i;
-                values.push(v);
+                self.built.push(v);
             }
         }
         let functor = (*f, args.len());
         if mask != 0 {
-            let (ix, a, b) = self.facts.lookup(&self.terms, functor, mask, &values);
+            let values = &self.built[from..];
+            let (ix, a, b) = self.facts.lookup(&self.terms, functor, mask, values);
+            self.built.truncate(from);
             for j in a..b {
                 self.tick()?;
                 if let Some(fact) = self.facts.indexed(ix, j) {
@@ -657,14 +767,16 @@ impl<'g> Evaluator<'g> {
                 }
             }
         }
-        let args: Vec<TermId> = self.args[from..].iter().flatten().copied().collect();
+        let arg = |i: usize| self.args[from + i].unwrap_or(TermId(0));
         if Some(rel) == rules.special.truth {
+            let fact = arg(0);
             self.args.truncate(from);
-            return Ok(!self.fact_holds(args[0]));
+            return Ok(!self.fact_holds(fact));
         }
         if Some(rel) == rules.special.does {
+            let (role, mv) = (arg(0), arg(1));
             self.args.truncate(from);
-            return Ok(!self.does.iter().any(|&(r, m)| [r, m] == args[..]));
+            return Ok(!self.does.contains(&(role, mv)));
         }
         let solved = self.solve(rel, from);
         self.args.truncate(from);
@@ -709,6 +821,7 @@ impl<'g> Evaluator<'g> {
     ) -> Result<(), Stop> {
         if self.table_mut(t).insert(answer) {
             self.answers += 1;
+            self.static_answers += usize::from(t.0 == Level::Static as u8);
             if self.answers > self.game.rules.limits.max_answers {
                 return Err(Stop::Limit("answers held for one state"));
             }
@@ -798,27 +911,28 @@ impl<'g> Evaluator<'g> {
         })
     }
 
-    /// The value of a pattern if all its variables are bound.
-    fn bound_value(&mut self, p: &Pat, base: usize) -> Option<TermId> {
-        match is_bound(p, base, &self.env) {
-            true => self.build(p, base),
-            false => None,
-        }
-    }
-
     /// The ground term of a bound pattern; `None` if arithmetic has no
-    /// value or a variable is unbound. New terms are counted by
+    /// value or a variable is unbound (one pass: no separate test of
+    /// whether every variable is bound). New terms are counted by
     /// [`Evaluator::tick`] against the limit.
     fn build(&mut self, p: &Pat, base: usize) -> Option<TermId> {
         match p {
             Pat::Var(v) => self.env[base + *v as usize],
             Pat::Ground(t) => Some(*t),
             Pat::App(f, args) => {
-                let args = args
-                    .iter()
-                    .map(|a| self.build(a, base))
-                    .collect::<Option<Box<[TermId]>>>()?;
-                Some(self.terms.intern(GTerm::App(*f, args)))
+                let from = self.built.len();
+                for a in args.iter() {
+                    match self.build(a, base) {
+                        Some(t) => self.built.push(t),
+                        None => {
+                            self.built.truncate(from);
+                            return None;
+                        }
+                    }
+                }
+                let t = self.terms.intern_app(*f, &self.built[from..]);
+                self.built.truncate(from);
+                Some(t)
             }
             Pat::Arith(op, a, b) => {
                 let a = self.build(a, base)?;

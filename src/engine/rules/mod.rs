@@ -29,7 +29,7 @@ use crate::gdl::{Names, Relation};
 use crate::ground::aggregate::{self, AggSpec};
 use crate::ground::prepare::{self, Prepared, RelKey};
 use crate::ground::{GTerm, GroundStats, Limits, TermId, TermTable};
-use crate::syntax::{AggOp, Literal, Program, Rule, Sym, Symbols, Syntax};
+use crate::syntax::{AggOp, Atom, Literal, Program, Rule, Sym, Symbols, Syntax};
 use eval::{Evaluator, Stop};
 pub use machine::RuleMachine;
 use rustc_hash::FxHashMap;
@@ -82,6 +82,8 @@ pub struct Rules {
     /// The aggregates, and the aggregate of each `_aggv_K` relation.
     pub(crate) aggs: Vec<Agg>,
     pub(crate) agg_of: FxHashMap<u32, usize>,
+    /// Whether each relation is an aggregate's guard `_aggb_K`.
+    guard: Vec<bool>,
     /// Relation numbers of the reserved relations the evaluator reads.
     pub(crate) special: Special,
     pub(crate) limits: RuleLimits,
@@ -159,7 +161,7 @@ pub struct Built {
 /// the roles and the initial state.
 pub fn build(program: &Program, limits: &Limits) -> Result<Built, Vec<Diagnostic>> {
     let (domain, mut terms, mut symbols) = domain::ground_domain(program, limits)?;
-    let (program_rules, specs) = rewrite_aggregates(program, &mut symbols);
+    let (program_rules, specs, guards) = rewrite_aggregates(program, &mut symbols);
     let names = Names::new(&symbols);
     let mut prepared = Vec::new();
     let mut errors = Vec::new();
@@ -172,7 +174,7 @@ pub fn build(program: &Program, limits: &Limits) -> Result<Built, Vec<Diagnostic
     if !errors.is_empty() {
         return Err(errors);
     }
-    let rules = Rules::new(prepared, &specs, &names)?;
+    let rules = Rules::new(prepared, &specs, &guards, &names)?;
     let base_index = (domain.base.iter().enumerate())
         .map(|(i, &t)| (t, i as u32))
         .collect();
@@ -239,35 +241,72 @@ fn roles_and_init(game: &RuleGame, names: &Names) -> Result<(Vec<TermId>, Vec<u3
 /// The program's rules with each aggregate rewritten as the grounder does
 /// ([`aggregate::rewrite`]: `_agg_K` facts, `_aggs_K` bindings and the
 /// `_aggv_K` literal), the new relation names interned in `symbols` (the
-/// domain's grounding named its own copies of them).
-fn rewrite_aggregates(program: &Program, symbols: &mut Symbols) -> (Vec<Rule>, Vec<AggSpec>) {
+/// domain's grounding named its own copies of them), and per aggregate its
+/// guard relation.
+///
+/// One change: a `_agg_K` rule keeps only the aggregate's own body, led by
+/// the guard `_aggb_K(S)` instead of the literals outside the braces that
+/// the grounder adds to bind the shared variables `S`. The guard has no
+/// rules: it holds when its arguments are bound ([`Rules::is_guard`]), and
+/// the evaluator calls `_agg_K` with `S` bound. For those the two rules
+/// agree wherever the aggregate's rule can hold (its outer literals then
+/// hold); without the outer literals, a rule that recurses through them
+/// (`reach(Y) :- reach(X), edge(X, Y), N = count { edge(Y, Z) }`, which the
+/// checker accepts) does not make the aggregate wait on itself.
+fn rewrite_aggregates(
+    program: &Program,
+    symbols: &mut Symbols,
+) -> (Vec<Rule>, Vec<AggSpec>, Vec<RelKey>) {
     let (rewritten, mut specs) = aggregate::rewrite(program);
+    // The aggregates in the order `rewrite` numbers them: rule, then body.
+    let inner_lens: Vec<usize> = (program.rules.iter())
+        .flat_map(|rule| &rule.body)
+        .filter_map(|lit| match lit {
+            Literal::Agg(agg) => Some(agg.body.len()),
+            _ => None,
+        })
+        .collect();
     let known = program.symbols.len();
-    let mut adopt = |s: Sym| match (s.0 as usize) < known {
+    let adopt = |s: Sym, symbols: &mut Symbols| match (s.0 as usize) < known {
         true => s,
         false => symbols.intern(rewritten.symbols.name(s)),
     };
+    let guards: Vec<RelKey> = (0..specs.len())
+        .map(|k| (symbols.intern(&format!("_aggb_{k}")), specs[k].shared))
+        .collect();
     let mut rules = rewritten.rules.clone();
     for rule in &mut rules {
-        rule.head.rel = adopt(rule.head.rel);
+        let head = (rule.head.rel, rule.head.args.len());
+        let aggregate = specs.iter().position(|spec| spec.facts == head);
+        rule.head.rel = adopt(rule.head.rel, symbols);
         for lit in &mut rule.body {
             if let Literal::Pos(atom) = lit {
-                atom.rel = adopt(atom.rel);
+                atom.rel = adopt(atom.rel, symbols);
             }
+        }
+        if let Some(k) = aggregate {
+            let guard = Atom {
+                rel: guards[k].0,
+                args: rule.head.args[..guards[k].1].to_vec(),
+                span: rule.head.span,
+            };
+            rule.body
+                .splice(..rule.body.len() - inner_lens[k], [Literal::Pos(guard)]);
         }
     }
     for spec in &mut specs {
         for rel in [&mut spec.facts, &mut spec.domain, &mut spec.values] {
-            rel.0 = adopt(rel.0);
+            rel.0 = adopt(rel.0, symbols);
         }
     }
-    (rules, specs)
+    (rules, specs, guards)
 }
 
 impl Rules {
     fn new(
         rules: Vec<Prepared>,
         specs: &[AggSpec],
+        guards: &[RelKey],
         names: &Names,
     ) -> Result<Rules, Vec<Diagnostic>> {
         let mut r = Rules {
@@ -279,6 +318,7 @@ impl Rules {
             neg_rels: Vec::new(),
             aggs: Vec::new(),
             agg_of: FxHashMap::default(),
+            guard: Vec::new(),
             rules: Vec::new(),
             special: Special::default(),
             limits: RuleLimits::default(),
@@ -324,6 +364,9 @@ impl Rules {
             goal: find(&mut r, Relation::Goal),
             weight: find(&mut r, Relation::Weight),
         };
+        let guards: Vec<u32> = guards.iter().map(|&g| r.rel(g)).collect();
+        r.guard = vec![false; r.rels.len()];
+        guards.into_iter().for_each(|g| r.guard[g as usize] = true);
         r.level = r.levels();
         Ok(r)
     }
@@ -395,6 +438,12 @@ impl Rules {
             goal: count(s.goal),
             aggregates: self.aggs.len(),
         }
+    }
+
+    /// Whether `rel` is an aggregate's guard: no rules, and a call holds
+    /// when every argument is bound ([`rewrite_aggregates`]).
+    pub fn is_guard(&self, rel: u32) -> bool {
+        self.guard[rel as usize]
     }
 
     pub fn level(&self, rel: u32) -> Level {
