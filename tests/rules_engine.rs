@@ -315,3 +315,28 @@ fn a_relation_recursing_through_an_aggregate_rule_is_evaluated() {
         ]
     );
 }
+
+/// A relation between the domains' roots that joins into more ground rules
+/// than the limits allow, though its atoms are few: `pair` reads three
+/// more numbers it does not need (30^5 ground rules, 900 atoms). The
+/// domains' grounding slims every rule of the cone to the literals that
+/// bind its head, so the game runs on the rule evaluator.
+#[test]
+fn a_cone_relation_with_too_many_ground_rules_is_slimmed_for_the_domains() {
+    let mut text = String::from(
+        "(role p) (init (at start))\n\
+         (<= (pair ?x ?y) (num ?x) (num ?y) (num ?a) (num ?b) (num ?c))\n\
+         (<= (legal p (pick ?x ?y)) (pair ?x ?y))\n\
+         (<= (next (at done)) (does p (pick ?x ?y)))\n\
+         (<= terminal (true (at done)))\n\
+         (<= (goal p 100) (true (at done)))\n",
+    );
+    for i in 0..30 {
+        text.push_str(&format!("(num {i})\n"));
+    }
+    let game = rules_game(&text);
+    let mut m = game.machine();
+    m.set_state(&game.initial());
+    assert_eq!(m.legal(0).len(), 900);
+    assert_eq!(game.show_move(0, m.legal(0)[0]), "(pick 0 0)");
+}

@@ -32,7 +32,10 @@ pub struct Domain {
 /// rules of `legal`, `next` and `init` keep only the positive literals
 /// their safety needs (a coarser over-approximation: a move or a fact
 /// whose variables some literal binds) and the cone of what is left is
-/// grounded with the whole limits.
+/// grounded, again with a quarter of the limits; if that is still too
+/// large, every rule of the cone is slimmed so (alexChess: its `legal2`
+/// joins `legal1` with `check` into more than 8,000,000 ground rules), with
+/// the whole limits.
 pub fn ground_domain(
     program: &Program,
     limits: &Limits,
@@ -44,9 +47,12 @@ pub fn ground_domain(
         max_work: limits.max_work / 4,
         ..*limits
     };
-    let g = match ground::ground(&relaxed(program, &names, false), &quick) {
+    let g = match ground::ground(&relaxed(program, &names, Slim::None), &quick) {
         Ok(g) => g,
-        Err(_) => ground::ground(&relaxed(program, &names, true), limits)?,
+        Err(_) => match ground::ground(&relaxed(program, &names, Slim::Reserved), &quick) {
+            Ok(g) => g,
+            Err(_) => ground::ground(&relaxed(program, &names, Slim::All), limits)?,
+        },
     };
     let kind = |rel: Sym, arity: usize| names.atom(rel, arity);
     let mut base: Vec<TermId> = (g.atoms.iter())
@@ -63,14 +69,23 @@ pub fn ground_domain(
     Ok((domain, g.terms, g.symbols))
 }
 
-/// The cone's rules without negation; `slim`: the rules of the reserved
-/// relations without any positive literal (or disjunction) they are safe
-/// without.
-fn relaxed(program: &Program, names: &Names, slim: bool) -> Program {
+/// Which rules of the cone lose the positive literals they are safe
+/// without (see [`drop_unneeded`]).
+#[derive(Clone, Copy, PartialEq)]
+enum Slim {
+    None,
+    /// The rules of the reserved relations (`legal`, `next`, `init`...).
+    Reserved,
+    All,
+}
+
+/// The cone's rules without negation, slimmed as `slim` says.
+fn relaxed(program: &Program, names: &Names, slim: Slim) -> Program {
     let mut rules: Vec<Rule> = (program.rules.iter())
         .map(|r| {
             let mut body = without_negation(&r.body);
-            if slim && names.atom(r.head.rel, r.head.args.len()).is_some() {
+            let reserved = names.atom(r.head.rel, r.head.args.len()).is_some();
+            if slim == Slim::All || (slim == Slim::Reserved && reserved) {
                 drop_unneeded(&r.head, &mut body);
             }
             Rule {
