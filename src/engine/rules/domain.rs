@@ -32,10 +32,11 @@ pub struct Domain {
 /// rules of `legal`, `next` and `init` keep only the positive literals
 /// their safety needs (a coarser over-approximation: a move or a fact
 /// whose variables some literal binds) and the cone of what is left is
-/// grounded, again with a quarter of the limits; if that is still too
-/// large, every rule of the cone is slimmed so (alexChess: its `legal2`
-/// joins `legal1` with `check` into more than 8,000,000 ground rules), with
-/// the whole limits.
+/// grounded with the whole limits; if that is still too large, every rule
+/// of the cone is slimmed so (alexChess: its `legal2` joins `legal1` with
+/// `check` into more than 8,000,000 ground rules). Slimming every rule is
+/// not always smaller: a rule that loses a literal joining its others
+/// (`adjacent` in a pawn move) can make more atoms, hence the order.
 pub fn ground_domain(
     program: &Program,
     limits: &Limits,
@@ -49,7 +50,7 @@ pub fn ground_domain(
     };
     let g = match ground::ground(&relaxed(program, &names, Slim::None), &quick) {
         Ok(g) => g,
-        Err(_) => match ground::ground(&relaxed(program, &names, Slim::Reserved), &quick) {
+        Err(_) => match ground::ground(&relaxed(program, &names, Slim::Reserved), limits) {
             Ok(g) => g,
             Err(_) => ground::ground(&relaxed(program, &names, Slim::All), limits)?,
         },
