@@ -3,7 +3,7 @@
 //! true after the rule files are edited. For every row: each line range
 //! lies inside its file and covers whole statements (it starts after the
 //! end of one and ends at the end of one) forming whole groups (it starts
-//! after a blank line or a `{`, or with a comment, and ends before a blank
+//! after a blank line or a `{`, or at the top of a comment block, and ends before a blank
 //! line, a `}` or a comment), so that a range shifted by a line or two is
 //! caught; the ranges, with the comment
 //! block just above each, name the row's seed rule ("seed 3.4", "Seed 10,
@@ -90,10 +90,13 @@ fn is_comment(line: &str) -> bool {
 }
 
 /// Line `a` (from 1) begins a group: after a blank line or a `{`, or with
-/// a comment.
+/// the first line of a comment block.
 fn starts_group(lines: &[&str], a: usize) -> bool {
-    let before = if a > 1 { lines[a - 2].trim() } else { "" };
-    before.is_empty() || before.ends_with('{') || is_comment(lines[a - 1])
+    let before = if a > 1 { lines[a - 2] } else { "" };
+    let trimmed = before.trim();
+    trimmed.is_empty()
+        || trimmed.ends_with('{')
+        || (is_comment(lines[a - 1]) && !is_comment(before))
 }
 
 /// Line `b` (from 1) ends a group: before a blank line, a `}`, a comment or
@@ -242,4 +245,20 @@ fn seed_numbers_reads_lists_and_spans() {
     assert_eq!(row_number("8a more pieces wins"), Some("8"));
     assert_eq!(row_number("4.10 capture"), Some("4.10"));
     assert_eq!(row_number("throw cap (notes)"), None);
+}
+
+#[test]
+fn a_group_starts_at_the_top_of_its_comment_block() {
+    let lines = [
+        "section moves {",
+        "    % Seed 3: a move.",
+        "    % It goes forward.",
+        "    can_move(R) :- role(R).",
+        "",
+        "    % Seed 4: another.",
+    ];
+    let starts: Vec<usize> = (1..=lines.len())
+        .filter(|&a| starts_group(&lines, a))
+        .collect();
+    assert_eq!(starts, [1, 2, 6]);
 }
