@@ -303,7 +303,7 @@ impl Propagation {
     #[inline]
     fn armed(&self, vals: &[bool], rule: u32) -> bool {
         let info = &self.rule[rule as usize];
-        vals[info.trigger as usize] && vals[(info.guard >> 1) as usize] != (info.guard & 1 == 1)
+        vals[info.trigger as usize] && literal_holds(vals, info.guard)
     }
 
     /// Whether a rule holds: its body and its move, if any.
@@ -693,7 +693,7 @@ impl Segments {
     fn on(&self, vals: &[bool], g: usize) -> bool {
         match self.guard[g] {
             NO_LITERAL => true,
-            l => vals[(l >> 1) as usize] != (l & 1 == 1),
+            l => literal_holds(vals, l),
         }
     }
 }
@@ -707,10 +707,14 @@ fn body(net: &Net, rule: u32) -> &[u32] {
     &net.lits[net.rule_lits[rule as usize] as usize..net.rule_lits[rule as usize + 1] as usize]
 }
 
+/// Whether a literal (`slot << 1 | negated`) holds.
+#[inline]
+fn literal_holds(vals: &[bool], l: u32) -> bool {
+    vals[(l >> 1) as usize] != (l & 1 == 1)
+}
+
 fn holds(net: &Net, vals: &[bool], rule: u32) -> bool {
-    body(net, rule)
-        .iter()
-        .all(|&l| vals[(l >> 1) as usize] != (l & 1 == 1))
+    body(net, rule).iter().all(|&l| literal_holds(vals, l))
 }
 
 /// One machine's propagation state: the values of the loaded state (and
@@ -811,7 +815,7 @@ impl Counters {
             let guard = prop.guards.literal_of(rule as u32);
             let f = body(net, rule as u32)
                 .iter()
-                .filter(|&&l| l != guard && vals[(l >> 1) as usize] == (l & 1 == 1))
+                .filter(|&&l| l != guard && !literal_holds(&vals, l))
                 .count();
             false_lits[rule] = f as u32;
             let g = info.group;
@@ -1124,10 +1128,9 @@ impl Counters {
         let i = (does - net.first_input) as usize;
         for &(head, rule) in &net.triggered[i] {
             let info = &prop.rule[rule as usize];
-            let guard = info.guard;
             if self.false_lits[rule as usize] == 0
                 && info.head != u32::MAX
-                && self.vals[(guard >> 1) as usize] != (guard & 1 == 1)
+                && literal_holds(&self.vals, info.guard)
             {
                 if on { self.gain(head) } else { self.lose(head) }
             }
@@ -1141,7 +1144,7 @@ impl Counters {
     fn arm_early(&mut self, net: &Net, prop: &Propagation, does: u32) {
         let i = (does - net.first_input) as usize;
         for &(key, a, b) in &net.early_groups[i] {
-            if self.vals[(key >> 1) as usize] == (key & 1 == 1) {
+            if !literal_holds(&self.vals, key) {
                 continue;
             }
             for &(head, rule) in &net.early[i][a as usize..b as usize] {
