@@ -105,8 +105,8 @@ struct RuleInfo {
 /// default. Below it a step's fixed costs dominate and the reference's
 /// rule scan is faster (views of 5 and 14 rules); from it up most measured
 /// games are faster on the incremental engine (views of 26 to 53,242
-/// rules), a few a little slower (chomp, sheepAndWolf, nim1: their moves
-/// change much of a small view); the README's Speed section names them.
+/// rules), a few a little slower (those whose moves change much of a
+/// small view); the README's Speed section names the games.
 const INCREMENTAL_VIEW_RULES: usize = 20;
 
 /// Whether the incremental engine is expected to be faster than the

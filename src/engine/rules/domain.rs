@@ -32,11 +32,11 @@ pub struct Domain {
 /// rules of `legal`, `next` and `init` keep only the positive literals
 /// their safety needs (a coarser over-approximation: a move or a fact
 /// whose variables some literal binds) and the cone of what is left is
-/// grounded with the whole limits; if that is still too large, every rule
-/// of the cone is slimmed so (alexChess: its `legal2` joins `legal1` with
-/// `check` into more than 8,000,000 ground rules). Slimming every rule is
-/// not always smaller: a rule that loses a literal joining its others
-/// (`adjacent` in a pawn move) can make more atoms, hence the order.
+/// grounded with the whole limits; if that is still too large (a helper
+/// relation of `legal` whose join makes too many ground rules), every rule
+/// of the cone is slimmed so. Slimming every rule is not always smaller: a
+/// rule that loses a literal joining its others (a relation between two
+/// cells) can make more atoms, hence the order.
 pub fn ground_domain(
     program: &Program,
     limits: &Limits,
