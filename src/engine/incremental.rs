@@ -70,8 +70,8 @@ pub struct Propagation {
     moves: Vec<(u32, u32)>,
     /// The legal lists, per role and guard.
     segments: Segments,
-    /// The deferred `legal` slots and their guards (see [`deferred_slots`]).
-    deferred: Vec<(u32, u32)>,
+    /// The deferred `legal` slots (see [`deferred_slots`]).
+    deferred: Vec<u32>,
     /// For every slot: the base facts of its `next` atoms.
     next_start: Vec<u32>,
     next: Vec<u32>,
@@ -266,7 +266,6 @@ impl Propagation {
             segments,
             deferred: (0..net.slots as u32)
                 .filter(|&s| deferred[s as usize] != NO_LITERAL)
-                .map(|s| (s, deferred[s as usize]))
                 .collect(),
             next_start,
             next,
@@ -647,7 +646,10 @@ fn legal_moves(
     for (r, role) in net.roles.iter().enumerate() {
         let first = segments.role.len();
         for (m, mv) in role.moves.iter().enumerate() {
-            let guard = deferred[mv.legal as usize];
+            let guard = match deferred[mv.legal as usize] {
+                NO_LITERAL => SLOT_TRUE << 1,
+                l => l,
+            };
             let at = (first..segments.role.len()).find(|&g| segments.guard[g] == guard);
             let seg = at.unwrap_or_else(|| {
                 segments.role.push(r as u32);
@@ -671,8 +673,8 @@ fn legal_moves(
 }
 
 /// The legal lists of [`Counters`]: per role, one list per guard of its
-/// deferred `legal` slots and one (guard `NO_LITERAL`) for its other
-/// moves. A role's legal moves are its lists whose guard holds, together.
+/// deferred `legal` slots and one (guard `SLOT_TRUE`, which always holds)
+/// for its other moves. A role's legal moves are its lists whose guard holds, together.
 #[derive(Clone, Debug)]
 struct Segments {
     /// Per segment: its role, its guard, and how many moves it has.
@@ -691,10 +693,7 @@ impl Segments {
     /// Whether segment `g`'s guard holds.
     #[inline]
     fn on(&self, vals: &[bool], g: usize) -> bool {
-        match self.guard[g] {
-            NO_LITERAL => true,
-            l => literal_holds(vals, l),
-        }
+        literal_holds(vals, self.guard[g])
     }
 }
 
@@ -824,7 +823,7 @@ impl Counters {
             }
             support[head as usize] += (f == 0 && prop.armed(&vals, rule as u32)) as u32;
         }
-        for &(s, _) in &prop.deferred {
+        for &s in &prop.deferred {
             vals[s as usize] = support[s as usize] > 0;
         }
         let seg = &prop.segments;
@@ -915,8 +914,10 @@ impl Counters {
     }
 
     /// The values of every tracked slot (and base fact) of the loaded
-    /// state, but a deferred `legal` slot's without its guard: a plan run on
-    /// a copy (goals, queries) computes every derived slot it reads again.
+    /// state, but a deferred `legal` slot's: kept without its guard, or not
+    /// at all where it mirrors a literal (its moves live in the legal
+    /// lists). The goal plan ([`Propagation::goal_plan`]) and the full plan
+    /// compute those again.
     pub fn vals(&self) -> &[bool] {
         &self.vals
     }

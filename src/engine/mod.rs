@@ -567,10 +567,10 @@ impl<'g> Machine<'g> {
     }
 
     /// Before a plan runs on the machine's values: the loaded state's
-    /// values, where the incremental engine keeps them. The goal and full
-    /// plans compute every derived slot they read, so the `legal` slots it
-    /// keeps without their guard (see `incremental::Counters::vals`) are
-    /// computed again (`tests/games/idle.kif` reads them in its goals).
+    /// values, where the incremental engine keeps them. The `legal` slots it
+    /// does not keep (see `incremental::Counters::vals`) are computed again
+    /// by its goal plan and by the full plan (`tests/games/idle.kif` reads
+    /// them in its goals).
     fn copy_counted_values(&mut self) {
         if let Some(c) = &self.counters {
             self.vals.copy_from_slice(c.vals());
