@@ -11,8 +11,11 @@
 mod common;
 mod sessions;
 use common::*;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use sessions::session;
 use tabula::engine::State;
+use tabula::syntax::{self, SourceMap, Term};
 
 const BASE: &str = "games/chaupar.rules";
 const PASA_1256: &str = "games/variants/chaupar_1256.rules";
@@ -535,6 +538,83 @@ fn gap_first_value_filling_the_other_lap() {
         s.legal(&st, "black"),
         owned(&[mv("black", 0, 4), mv("black", 0, 1)])
     );
+}
+
+/// Notes (gap), found by an independent audit: black's pair on 13 and a
+/// lone piece on 17 with rights pending, throw 4, 4. One piece of the pair
+/// to 17 makes a pair there (rights won), and then the piece on 9 may join
+/// the mate left on 13: a full use.
+#[test]
+fn gap_first_value_then_joining_the_mate_left_behind() {
+    let s = base();
+    let pieces = [
+        ("black", 1, 13),
+        ("black", 2, 13),
+        ("black", 3, 17),
+        ("black", 4, 9),
+        ("blue", 1, 5),
+        ("blue", 2, 5),
+        ("blue", 3, 40),
+    ];
+    let extra = [
+        "bonus",
+        "control(black)",
+        "rights(blue, won)",
+        "rights(green, lost)",
+        "rights(red, lost)",
+        "throw(4, 4)",
+    ];
+    let st = state(&s, &pieces, &extra);
+    // 17 -> 21 is blue's pair (its 5): barred; 9 -> 13 makes a third piece.
+    assert_eq!(cell("black", 21), cell("blue", 5));
+    assert_eq!(
+        s.legal(&st, "black"),
+        owned(&[mv("black", 13, 17), mv("black", 17, 25), mv("black", 9, 17)])
+    );
+    let half = s.play(&st, &[("black", &mv("black", 13, 17))]);
+    assert!(s.facts(&half).contains(&"rights(black, won)".to_string()));
+    assert_eq!(s.legal(&half, "black"), vec![mv("black", 9, 13)]);
+}
+
+/// Notes (gap), found by an independent audit: black's pair on 14, lone
+/// pieces on 17 and 15, rights pending, throw 3, 1. One piece of the pair
+/// to 17 wins rights, and then its mate may join the lone piece on 15 with
+/// the 1: a full use (16 is red's pair, 18 green's).
+#[test]
+fn gap_first_value_then_the_mate_joins_a_lone_piece() {
+    let s = base();
+    let pieces = [
+        ("black", 1, 14),
+        ("black", 2, 14),
+        ("black", 3, 17),
+        ("black", 4, 15),
+        ("green", 1, 34),
+        ("green", 2, 34),
+        ("green", 3, 20),
+        ("red", 1, 48),
+        ("red", 2, 48),
+        ("red", 3, 20),
+    ];
+    let extra = [
+        "control(black)",
+        "rights(blue, lost)",
+        "rights(green, won)",
+        "rights(red, won)",
+        "throw(3, 1)",
+    ];
+    let st = state(&s, &pieces, &extra);
+    assert_eq!(cell("black", 16), cell("red", 48));
+    assert_eq!(cell("black", 18), cell("green", 34));
+    let mut legal = owned(&[
+        mv("black", 14, 17),
+        mv("black", 15, 19),
+        mv("black", 17, 21),
+    ]);
+    legal.push(pair("black", 14));
+    legal.sort();
+    assert_eq!(s.legal(&st, "black"), legal);
+    let half = s.play(&st, &[("black", &mv("black", 14, 17))]);
+    assert_eq!(s.legal(&half, "black"), vec![mv("black", 14, 15)]);
 }
 
 /// Notes (gap): when no piece can play both values, nor the sum, either
@@ -1408,4 +1488,178 @@ fn observed_pasa_frequencies() {
     let share = doublets as f64 / total as f64;
     println!("doublets: observed {share:.4} declared 0.2500");
     assert!((share - 0.25).abs() < 0.02);
+}
+
+// ------------------------------------------- full use, checked by playing
+
+/// The facts of a state that start with `prefix`.
+fn facts_with(s: &Scenario, st: &State, prefix: &str) -> Vec<String> {
+    s.facts(st)
+        .into_iter()
+        .filter(|f| f.starts_with(prefix))
+        .collect()
+}
+
+/// A term in the game's syntax (a move, or a pattern with variables).
+fn parse(s: &Scenario, text: &str) -> Term {
+    let mut sources = SourceMap::default();
+    let file = sources.add("<test>", text);
+    let mut symbols = s.game.symbols.clone();
+    syntax::parse_term(&sources, file, s.game.syntax, &mut symbols)
+        .unwrap_or_else(|d| panic!("`{text}`: {}", d.message))
+}
+
+/// The progress of `role`'s piece on the cell `mover`'s progress `p` is on
+/// (a block of the loop), if it has one.
+fn same_block(role: &str, mover: &str, p: i32) -> Option<i32> {
+    (1..=64).find(|&q| cell(role, q) == cell(mover, p))
+}
+
+/// A random position where `mover` is to play a throw's first value: its
+/// four pieces close together (so that they meet, pair, block and take
+/// each other's laps), sometimes on the zero mark, opponents' pairs and
+/// lone pieces around them, random pair rights and a random throw.
+fn crowded_position(rng: &mut Xoshiro256PlusPlus, faces: &[i32]) -> (String, Vec<String>) {
+    let mover = ROLES[rng.random_range(0..4)];
+    let base = rng.random_range(0..72);
+    let mut pieces: Vec<(&str, i32, i32)> = Vec::new();
+    let mut count = std::collections::HashMap::new();
+    for i in 1..=4 {
+        let p = match rng.random_range(0..10) {
+            0 => 0,
+            1 => 81,
+            _ => (base + rng.random_range(0..12)).min(80),
+        };
+        // At most two own pieces a block, never on both laps of one.
+        let twin = if (1..=8).contains(&p) {
+            p + 64
+        } else if (65..=72).contains(&p) {
+            p - 64
+        } else {
+            -1
+        };
+        let here = *count.get(&p).unwrap_or(&0);
+        let p = if p != 0 && p != 81 && (here >= 2 || count.contains_key(&twin)) {
+            81
+        } else {
+            p
+        };
+        *count.entry(p).or_insert(0) += 1;
+        pieces.push((mover, i, p));
+    }
+    for role in ROLES.iter().filter(|r| **r != mover) {
+        let mut i = 1;
+        while i <= 4 {
+            let at = (base + rng.random_range(0..18)).min(64);
+            match (rng.random_range(0..3), same_block(role, mover, at)) {
+                (0, Some(q)) if i <= 3 => {
+                    pieces.push((role, i, q));
+                    pieces.push((role, i + 1, q));
+                    i += 2;
+                }
+                (1, Some(q)) => {
+                    pieces.push((role, i, q));
+                    i += 1;
+                }
+                _ => {
+                    pieces.push((role, i, 81));
+                    i += 1;
+                }
+            }
+        }
+    }
+    let mut extra = vec![format!("control({mover})")];
+    let (a, b) = (faces[rng.random_range(0..4)], faces[rng.random_range(0..4)]);
+    extra.push(format!("throw({a}, {b})"));
+    for role in ROLES {
+        match rng.random_range(0..3) {
+            0 => extra.push(format!("rights({role}, won)")),
+            1 => extra.push(format!("rights({role}, lost)")),
+            _ => {}
+        }
+    }
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    (mover.to_string(), facts(&pieces, &extra))
+}
+
+/// Notes, "use as much of the throw as is legal", checked against the
+/// game's own second half of a split, in seeded random crowded positions:
+/// each move one value allows (`face_to`) is played, and it is a full use
+/// when the mover then has a move with the value left. The legal
+/// one-value moves must be exactly the full ones, or all of them when no
+/// full use exists (no full one-value move, no sum, no pair move).
+fn full_use_is_exact(path: &str, faces: &[i32]) {
+    let s = Scenario::open(path, &[]);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+    let mut full_somewhere = 0;
+    for _ in 0..400 {
+        let (mover, facts) = crowded_position(&mut rng, faces);
+        let refs: Vec<&str> = facts.iter().map(String::as_str).collect();
+        let st = s.state(&refs);
+        full_somewhere += usize::from(check_full_use(&s, &st, &mover));
+    }
+    assert!(
+        full_somewhere > 100,
+        "{path}: {full_somewhere} positions with a full use"
+    );
+}
+
+/// Checks one position; true when some one-value move was a full use.
+fn check_full_use(s: &Scenario, st: &State, role: &str) -> bool {
+    let game = &s.game;
+    let r = ROLES.iter().position(|x| *x == role).unwrap();
+    let mut m = game.machine();
+    m.set_state(st);
+    let singles = m.query_shown(&parse(s, "face_to(P, V, T)")).expect("query");
+    let shown = |m: &tabula::engine::Machine| -> Vec<String> {
+        let mut v: Vec<String> = m.legal(r).iter().map(|&x| game.show_move(r, x)).collect();
+        v.sort();
+        v
+    };
+    let legal = shown(&m);
+    let noops: Vec<u32> = (0..game.role_count()).map(|k| m.legal(k)[0]).collect();
+    let mut after_machine = game.machine();
+    let (mut all, mut full) = (Vec::new(), Vec::new());
+    for atom in &singles {
+        let n: Vec<i32> = atom["face_to(".len()..atom.len() - 1]
+            .split(", ")
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let text = mv(role, n[0], n[2]);
+        let id = game.term_id(&parse(s, &text)).expect("a ground move");
+        let mut joint = noops.clone();
+        joint[r] = game.find_move(r, id).expect("a move of the mover");
+        let after = m.next(&joint);
+        m.set_state(st);
+        after_machine.set_state(&after);
+        if !facts_with(s, &after, "rest(").is_empty() && shown(&after_machine) != ["noop"] {
+            full.push(text.clone());
+        }
+        all.push(text);
+    }
+    all.sort();
+    all.dedup();
+    full.sort();
+    full.dedup();
+    // A legal move that no single value makes is the sum or a pair move.
+    let two_value_use = legal.iter().any(|l| !all.contains(l));
+    let any_full = !full.is_empty();
+    let expected = if !any_full && !two_value_use {
+        all.clone()
+    } else {
+        full
+    };
+    let got: Vec<String> = legal.into_iter().filter(|l| all.contains(l)).collect();
+    assert_eq!(got, expected, "{role} in {:?}", s.facts(st));
+    any_full
+}
+
+#[test]
+fn gap_full_use_agrees_with_playing_both_values() {
+    full_use_is_exact(BASE, &[1, 3, 4, 6]);
+}
+
+#[test]
+fn gap_full_use_agrees_with_playing_both_values_1256() {
+    full_use_is_exact(PASA_1256, &[1, 2, 5, 6]);
 }
