@@ -195,9 +195,12 @@ pub fn crossed(style: MarkStyle) -> bool {
 }
 
 /// The cells a joint move names: every cell of the view that is one of the
-/// moves' terms or a part of one.
+/// moves' terms or a part of one, or whose name's two arguments are two
+/// neighbouring arguments of one (`move(4, 4, 4, 5)` names `sq(4, 4)` and
+/// `sq(4, 5)`).
 pub fn named_cells(game: &Game, view: &BoardView, moves: &[TermId]) -> Vec<usize> {
     let mut ids: Vec<TermId> = Vec::new();
+    let mut pairs: Vec<(TermId, TermId)> = Vec::new();
     let mut stack: Vec<TermId> = moves.to_vec();
     while let Some(t) = stack.pop() {
         if ids.contains(&t) {
@@ -206,12 +209,24 @@ pub fn named_cells(game: &Game, view: &BoardView, moves: &[TermId]) -> Vec<usize
         ids.push(t);
         if let GTerm::App(_, args) = game.terms.term(t) {
             stack.extend(args.iter().copied());
+            pairs.extend(args.windows(2).map(|w| (w[0], w[1])));
         }
     }
+    let by_pair = |name: &Term| match &name.kind {
+        TermKind::App(_, args) if args.len() == 2 => {
+            match (game.term_id(&args[0]), game.term_id(&args[1])) {
+                (Some(a), Some(b)) => pairs.contains(&(a, b)),
+                _ => false,
+            }
+        }
+        _ => false,
+    };
     view.cells
         .iter()
         .enumerate()
-        .filter(|(_, c)| game.term_id(&c.name).is_some_and(|id| ids.contains(&id)))
+        .filter(|(_, c)| {
+            game.term_id(&c.name).is_some_and(|id| ids.contains(&id)) || by_pair(&c.name)
+        })
         .map(|(i, _)| i)
         .collect()
 }
