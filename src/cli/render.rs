@@ -9,8 +9,8 @@
 //! without `-o`.
 
 use super::{EXIT_OK, EXIT_USAGE, GameArgs, open_game};
-use crate::engine::{Game, State};
-use crate::front::{parse, view};
+use crate::engine::{Game, Machine, State};
+use crate::front::{choosing, engine_error, parse, view};
 use crate::render::svg::{self, Frame};
 use crate::repl::transcript;
 use std::path::PathBuf;
@@ -122,8 +122,7 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
 fn draw(game: &Game, state: &State, last: Option<&[u32]>, step: usize) -> String {
     let mut machine = game.machine();
     machine.set_state(state);
-    let status = view::status(&mut machine, step);
-    let mut caption: Vec<String> = status.lines().take(1).map(String::from).collect();
+    let mut caption = vec![format!("step {step}: {}", turn(&mut machine))];
     let mut frame = Frame::default();
     if let Some(joint) = last {
         caption.push(format!("last step: {}", view::joint(game, joint)));
@@ -135,4 +134,28 @@ fn draw(game: &Game, state: &State, last: Option<&[u32]>, step: usize) -> String
     }
     frame.caption = caption;
     svg::state(game, state, &frame)
+}
+
+/// Whose turn it is, in a few words: the goals at the end, the roles that
+/// choose and nature's throw, or the one joint move there is.
+fn turn(m: &mut Machine) -> String {
+    let game = m.game();
+    if m.is_terminal() {
+        return format!("game over; {}", view::goals(m).trim_end());
+    }
+    if let Err(e) = m.check_playable() {
+        return format!("error: {}", engine_error(game, &e));
+    }
+    let mut who: Vec<String> = choosing(m)
+        .iter()
+        .map(|&r| format!("{} to move", game.role_name(r)))
+        .collect();
+    if let Some(r) = game.random_role().filter(|&r| m.legal(r).len() > 1) {
+        who.push(format!("{} throws", game.role_name(r)));
+    }
+    if who.is_empty() {
+        let only: Vec<u32> = (0..game.role_count()).map(|r| m.legal(r)[0]).collect();
+        return format!("the one joint move is {}", view::joint(game, &only));
+    }
+    who.join(", ")
 }

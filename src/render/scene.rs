@@ -195,9 +195,9 @@ pub fn crossed(style: MarkStyle) -> bool {
 }
 
 /// The cells a joint move names: every cell of the view that is one of the
-/// moves' terms or a part of one, or whose name's two arguments are two
-/// neighbouring arguments of one (`move(4, 4, 4, 5)` names `sq(4, 4)` and
-/// `sq(4, 5)`).
+/// moves' terms or a part of one; when there is none, every cell whose
+/// name's two arguments are two neighbouring arguments of one
+/// (`move(4, 4, 4, 5)` names `sq(4, 4)` and `sq(4, 5)`).
 pub fn named_cells(game: &Game, view: &BoardView, moves: &[TermId]) -> Vec<usize> {
     let mut ids: Vec<TermId> = Vec::new();
     let mut pairs: Vec<(TermId, TermId)> = Vec::new();
@@ -221,12 +221,20 @@ pub fn named_cells(game: &Game, view: &BoardView, moves: &[TermId]) -> Vec<usize
         }
         _ => false,
     };
+    let named: Vec<usize> = view
+        .cells
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| game.term_id(&c.name).is_some_and(|id| ids.contains(&id)))
+        .map(|(i, _)| i)
+        .collect();
+    if !named.is_empty() {
+        return named;
+    }
     view.cells
         .iter()
         .enumerate()
-        .filter(|(_, c)| {
-            game.term_id(&c.name).is_some_and(|id| ids.contains(&id)) || by_pair(&c.name)
-        })
+        .filter(|(_, c)| by_pair(&c.name))
         .map(|(i, _)| i)
         .collect()
 }

@@ -2,7 +2,7 @@
 //!
 //! In: a [`Game`], a [`State`] and a [`Frame`] (the last move, a caption).
 //! Out: a standalone SVG document. With a [`BoardView`] every cell is a
-//! square at its screen place, tinted, outlined or crossed by its regions;
+//! square at its screen place, tinted, outlined and crossed by its regions;
 //! labels are written on free places; pieces are discs in their colours
 //! with their glyphs (several on a cell shrink to fit, equal ones show a
 //! count); the cells the last move names are outlined; the reserves follow
@@ -14,7 +14,7 @@
 use super::scene::{self, Piece, Scene};
 use crate::engine::{Game, State};
 use crate::ground::TermId;
-use crate::syntax::{BoardView, Colour, RegionStyle};
+use crate::syntax::{BoardView, CellView, Colour, MarkStyle, RegionStyle, Sym};
 use std::fmt::Write;
 
 /// Side of a cell in pixels.
@@ -104,29 +104,17 @@ impl Page {
         let last = scene::named_cells(game, view, &frame.last_move);
         for (i, cell) in view.cells.iter().enumerate() {
             let (x, y) = (left + cell.col * CELL, top + cell.row * CELL);
-            let first = cell
-                .marks
-                .iter()
-                .filter_map(|m| marks.iter().position(|(n, _)| n == m))
-                .min();
-            let style = first.map(|k| (marks[k].1, scene::mark_colour(marks[k].1, k)));
-            let (fill, stroke, stroke_w) = match style {
-                Some((s, c)) if s.style == RegionStyle::Filled => {
-                    (tint(c, 0.35), CELL_STROKE.to_string(), 1)
-                }
-                Some((s, c)) if s.style == RegionStyle::Outlined => {
-                    (CELL_FILL.to_string(), hex(c), 3)
-                }
-                _ => (CELL_FILL.to_string(), CELL_STROKE.to_string(), 1),
-            };
+            let look = Look::of(cell, &marks);
+            let fill = look.fill.map_or(CELL_FILL.to_string(), |c| tint(c, 0.35));
+            let (stroke, stroke_w) = look
+                .border
+                .map_or((CELL_STROKE.to_string(), 1), |c| (hex(c), 3));
             let _ = writeln!(
                 self.body,
                 "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\" \
                  stroke=\"{stroke}\" stroke-width=\"{stroke_w}\"/>"
             );
-            if let Some((s, c)) = style
-                && s.style == RegionStyle::Marked
-            {
+            if let Some(c) = look.cross {
                 let (a, b) = (6, CELL - 6);
                 let _ = writeln!(
                     self.body,
@@ -315,6 +303,37 @@ impl Page {
         let text = super::wrap(items, chars);
         let lines: Vec<String> = text.lines().map(String::from).collect();
         self.text_lines(&lines, FAINT);
+    }
+}
+
+/// How a cell looks by its regions: the first filled region's tint, the
+/// first outlined region's border, the first marked region's cross.
+#[derive(Default)]
+struct Look {
+    fill: Option<Colour>,
+    border: Option<Colour>,
+    cross: Option<Colour>,
+}
+
+impl Look {
+    fn of(cell: &CellView, marks: &[(Sym, MarkStyle)]) -> Look {
+        let mut look = Look::default();
+        let mut own: Vec<usize> = cell
+            .marks
+            .iter()
+            .filter_map(|m| marks.iter().position(|(n, _)| n == m))
+            .collect();
+        own.sort_unstable();
+        for k in own {
+            let (style, colour) = (marks[k].1, scene::mark_colour(marks[k].1, k));
+            let slot = match style.style {
+                RegionStyle::Filled => &mut look.fill,
+                RegionStyle::Outlined => &mut look.border,
+                RegionStyle::Marked => &mut look.cross,
+            };
+            slot.get_or_insert(colour);
+        }
+        look
     }
 }
 
