@@ -8,7 +8,9 @@ use common::{Scenario, sorted};
 use std::path::{Path, PathBuf};
 use tabula::diag::{Diagnostic, codes};
 use tabula::syntax::rules::{self, show_literal, show_rule};
-use tabula::syntax::{self, Colour, Program, SourceMap, Symbols, Syntax, Term};
+use tabula::syntax::{
+    self, Colour, MarkStyle, Program, RegionStyle, SourceMap, Symbols, Syntax, Term,
+};
 
 fn parse(text: &str) -> Result<Program, (SourceMap, Vec<Diagnostic>)> {
     let mut sources = SourceMap::default();
@@ -299,19 +301,95 @@ fn extra_cells_beside_a_cross() {
 #[test]
 fn colours_of_pieces_and_regions() {
     let p = program(
-        "roles x, o.\nboard grid(2, 1).\nregion finish: sq(2, 1) as green.\n\
+        "roles x, o.\nboard grid(3, 1).\nregion finish: sq(2, 1) as green.\n\
+         region safe: sq(3, 1) as \"#a0b0c0\" marked.\nregion gate: sq(1, 1) as outlined.\n\
          pieces x: 1 pawn \"P\" as red.\npieces o: 1 pawn.\n\
-         draw cell(C, R) at C as piece(R, pawn).",
+         draw cell(C, R) at C as piece(R, pawn).\ndraw flag(C) at C as \"F\" orange.",
     );
     let b = p.meta.board.as_ref().expect("a board");
     let colours: Vec<_> = b.pieces.iter().map(|v| v.colour).collect();
-    assert_eq!(colours, vec![Some(Colour::Red), None]);
-    let finish = p.symbols.get("finish").expect("the region's name");
-    assert_eq!(b.mark_colours, vec![(finish, Colour::Green)]);
+    assert_eq!(colours, vec![Some(Colour::Red), None, Some(Colour::Orange)]);
+    let style = |name: &str| {
+        let sym = p.symbols.get(name).expect("the region's name");
+        b.mark_styles
+            .iter()
+            .find(|(m, _)| *m == sym)
+            .map(|&(_, s)| s)
+    };
+    let styled = |colour, style| Some(MarkStyle { colour, style });
     assert_eq!(
-        errors_of("roles x.\npieces x: 1 pawn as pink."),
+        style("finish"),
+        styled(Some(Colour::Green), RegionStyle::Filled)
+    );
+    assert_eq!(
+        style("safe"),
+        styled(Some(Colour::Rgb(0xa0, 0xb0, 0xc0)), RegionStyle::Marked)
+    );
+    assert_eq!(style("gate"), styled(None, RegionStyle::Outlined));
+    assert_eq!(
+        errors_of("roles x.\npieces x: 1 pawn as pink.\npieces x: 1 man as \"#12345\"."),
         [
-            "2:21 E0003 no colour `pink`: one of black, red, green, yellow, blue, magenta, cyan, white"
+            "2:21 E0003 no colour `pink`: one of black, red, green, yellow, blue, magenta, cyan, \
+             white, orange, purple, brown, grey, or \"#rrggbb\"",
+            "3:20 E0003 no colour `#12345`: one of black, red, green, yellow, blue, magenta, \
+             cyan, white, orange, purple, brown, grey, or \"#rrggbb\""
+        ]
+    );
+}
+
+#[test]
+fn labels_sit_on_the_frame() {
+    // On a grid the place is written as in sq(X, Y); row 0 is the top.
+    let p = program("roles x.\nboard grid(4, 3) from 0.\nlabel \"North\" at 1 2 as blue.");
+    let b = p.meta.board.as_ref().expect("a board");
+    let l = &b.labels[0];
+    assert_eq!(
+        (l.text.as_str(), l.col, l.row, l.colour),
+        ("North", 1, 0, Some(Colour::Blue))
+    );
+    // On a board of named cells it is a screen column and row.
+    let p = program("roles x.\nboard cells: a 0 0, b 3 0.\nlabel \"gap\" at 1 0.");
+    let l = &p.meta.board.as_ref().expect("a board").labels[0];
+    assert_eq!((l.col, l.row), (1, 0));
+    assert_eq!(
+        errors_of(
+            "roles x.\nboard grid(2, 2).\nlabel \"far\" at 5 1.\nlabel at 1 1.\nlabel \"x\" at 1."
+        ),
+        [
+            "3:1 E0003 (5, 1) is not a place of the board's frame",
+            "4:1 E0003 `label` needs a text in quotes",
+            "5:1 E0003 a label's place is `X Y`, two numbers"
+        ]
+    );
+}
+
+#[test]
+fn reserves_hold_places_off_the_board() {
+    let p = program(
+        "roles x, o.\nboard grid(2, 1).\nreserve \"In hand\": hand(x), hand(o) as grey.\n\
+         pieces x: 2 pawn.\npieces o: 2 pawn.\ndraw waiting(R, I) at hand(R) as piece(R, pawn).",
+    );
+    let b = p.meta.board.as_ref().expect("a board");
+    let r = &b.reserves[0];
+    let places: Vec<String> = r.places.iter().map(|t| show_term(&p, t)).collect();
+    assert_eq!(
+        (r.title.as_str(), places, r.colour),
+        (
+            "In hand",
+            vec!["hand(x)".to_string(), "hand(o)".to_string()],
+            Some(Colour::Grey)
+        )
+    );
+    assert_eq!(
+        errors_of(
+            "roles x.\nboard grid(2, 1).\nreserve \"A\": sq(1, 1), hand(X).\n\
+             reserve \"B\": pot, pot.\nreserve: pot2."
+        ),
+        [
+            "3:14 E0003 `sq(1, 1)` is a cell of the board",
+            "3:24 E0003 a reserve place must be a ground term",
+            "4:19 E0003 `pot` is already a reserve place",
+            "5:1 E0003 `reserve` needs a text in quotes"
         ]
     );
 }

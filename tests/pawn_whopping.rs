@@ -766,7 +766,7 @@ Pawn whopping: x human, o first; seed 1
 3  ·  ·  ·  ·  ·  ·  ·  ·
 2  x  x  x  x  x  x  x  x
 1  ·  ·  ·  ·  ·  ·  ·  ·
-control(x)
+To move: x
 {START_MOVES}x> move(1, 2, 1, 5)
 x> move(1, 2, 1, 4)
 1. x=move(1, 2, 1, 4) o=noop
@@ -779,7 +779,7 @@ x> move(1, 2, 1, 4)
 3  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  x  x  x  x  x  x  x
 1  ·  ·  ·  ·  ·  ·  ·  ·
-control(o)
+To move: o
 2. x=noop o=move(1, 7, 1, 6)
    1  2  3  4  5  6  7  8
 8  ·  ·  ·  ·  ·  ·  ·  ·
@@ -790,7 +790,7 @@ control(o)
 3  ·  ·  ·  ·  ·  ·  ·  ·
 2  ·  x  x  x  x  x  x  x
 1  ·  ·  ·  ·  ·  ·  ·  ·
-control(x)
+To move: x
 stopped after 2 steps (--max-steps)
 "
     );

@@ -43,6 +43,7 @@ mod check;
 mod match_;
 mod perft;
 mod play;
+mod render;
 mod repl;
 
 use crate::diag::{self, Diagnostic};
@@ -80,6 +81,8 @@ enum Command {
     Match(match_::Args),
     /// Length, branching, draws and balance under random play and MCTS.
     Analyze(analyze::Args),
+    /// Draw one position as an SVG picture.
+    Render(render::Args),
 }
 
 /// Options of every command that opens games.
@@ -144,6 +147,7 @@ pub fn main() -> i32 {
         Command::Repl(args) => repl::run(args),
         Command::Match(args) => match_::run(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::Render(args) => render::run(args),
     }
 }
 

@@ -1,23 +1,27 @@
-//! Drawing a state as text.
+//! Drawing a state: as text here, as SVG in [`svg`].
 //!
 //! In: a [`Game`], a [`State`] and a [`Style`] chosen by the caller. Out: a
 //! `String`. With a [`BoardView`] (declared by a native game) the board is a
-//! grid of cells in Unicode: pieces come from the view's patterns matched
-//! against the state's true facts, marked cells (regions such as `safe`) get
-//! their own brackets and a legend, and the facts no pattern draws follow
-//! under the board. Pieces and regions declared with a colour (`as red`)
-//! are painted in it, the others in a colour taken from their glyph.
+//! grid of cells in Unicode: the [`Scene`] says which pieces stand on which
+//! cell and reserve place, marked cells (regions such as `safe`) get their
+//! own brackets and a legend, labels are written on free places, each
+//! reserve follows as a line, and the facts no pattern draws follow under
+//! the board. Pieces, regions, labels and reserves are painted in their
+//! declared colours, the others in distinct colours of their own.
 //! Without a board (every `.kif` game) the true facts are listed, one per
 //! line or wrapped compactly.
 //! Holds: colour escapes appear only when `Style::color` is set; the library
 //! never looks at the terminal.
 
+pub mod scene;
+pub mod svg;
+
 use crate::engine::{Game, State};
 use crate::ground::terms::TermRef;
 use crate::ground::{TermId, TermTable};
 use crate::syntax::print::{Shape, TermView};
-use crate::syntax::{BoardView, Colour, Show, Sym, Term, TermKind};
-use std::collections::HashMap;
+use crate::syntax::{BoardView, Colour, MarkStyle, Show, Sym, Term, TermKind};
+use scene::{Piece, Scene};
 use std::fmt::Write;
 
 /// How to draw.
@@ -34,27 +38,26 @@ pub const WIDTH: usize = 78;
 
 const RESET: &str = "\x1b[0m";
 const DIM: &str = "\x1b[2m";
-const PALETTE: [&str; 6] = [
-    "\x1b[1;31m",
-    "\x1b[1;34m",
-    "\x1b[1;32m",
-    "\x1b[1;33m",
-    "\x1b[1;35m",
-    "\x1b[1;36m",
-];
-/// A declared colour as a terminal escape (bold; black as dark grey, so
-/// that it shows on a dark background).
-fn ansi(colour: Colour) -> &'static str {
-    match colour {
-        Colour::Black => "\x1b[1;90m",
-        Colour::Red => "\x1b[1;31m",
-        Colour::Green => "\x1b[1;32m",
-        Colour::Yellow => "\x1b[1;33m",
-        Colour::Blue => "\x1b[1;34m",
-        Colour::Magenta => "\x1b[1;35m",
-        Colour::Cyan => "\x1b[1;36m",
-        Colour::White => "\x1b[1;37m",
-    }
+
+/// A colour as a terminal escape (bold; the eight first named colours as
+/// the terminal's own, black as dark grey so that it shows on a dark
+/// background, the others in 24-bit colour).
+fn ansi(colour: Colour) -> String {
+    let basic = match colour {
+        Colour::Black => "90",
+        Colour::Red => "31",
+        Colour::Green => "32",
+        Colour::Yellow => "33",
+        Colour::Blue => "34",
+        Colour::Magenta => "35",
+        Colour::Cyan => "36",
+        Colour::White => "37",
+        _ => {
+            let (r, g, b) = colour.rgb();
+            return format!("\x1b[1;38;2;{r};{g};{b}m");
+        }
+    };
+    format!("\x1b[1;{basic}m")
 }
 
 /// The brackets of the marks, in order of first use (the ninth mark reuses
@@ -74,7 +77,9 @@ const BRACKETS: [(char, char); 8] = [
 /// otherwise its true facts.
 pub fn state(game: &Game, state: &State, style: Style) -> String {
     match &game.meta.board {
-        Some(view) if !view.cells.is_empty() => board(game, view, state, style),
+        Some(view) if !view.cells.is_empty() || !view.reserves.is_empty() => {
+            board(game, view, state, style)
+        }
         _ => facts(game, state, style),
     }
 }
@@ -118,11 +123,12 @@ pub fn wrap(items: &[String], width: usize) -> String {
 }
 
 /// A board drawn cell by cell on its screen grid: column labels, one line
-/// per screen row, the legend of marks, then the facts no pattern drew.
+/// per screen row, the reserves, the legend of marks, then the facts no
+/// pattern drew.
 pub fn board(game: &Game, view: &BoardView, state: &State, style: Style) -> String {
     let facts = game.facts(state);
-    let (glyphs, drawn) = place_pieces(game, view, &facts);
-    let contents: Vec<Vec<Glyph>> = glyphs.iter().map(|g| stack(g)).collect();
+    let scene = Scene::new(game, view, &facts);
+    let contents: Vec<Vec<Piece>> = scene.cells.iter().map(|g| stack(g)).collect();
     let slot = contents.iter().map(|c| width(c)).max().unwrap_or(1).max(1);
     let (cols, rows) = labels(game, view);
     let sheet = Sheet {
@@ -130,82 +136,39 @@ pub fn board(game: &Game, view: &BoardView, state: &State, style: Style) -> Stri
         style,
         contents,
         slot,
-        marks: marks(view),
+        marks: scene::marks(view),
         label_w: rows.iter().flatten().map(|l| l.chars().count()).max(),
     };
     let mut out = String::new();
-    if let Some(cols) = &cols {
-        out.push_str(&sheet.column_labels(cols));
+    if !view.cells.is_empty() {
+        if let Some(cols) = &cols {
+            out.push_str(&sheet.column_labels(cols));
+        }
+        for (y, label) in rows.iter().enumerate() {
+            out.push_str(&sheet.row(y, label.as_deref()));
+        }
     }
-    for (y, label) in rows.iter().enumerate() {
-        out.push_str(&sheet.row(y, label.as_deref()));
+    for (reserve, pieces) in view.reserves.iter().zip(&scene.reserves) {
+        out.push_str(&sheet.reserve_line(game, reserve, pieces));
     }
     if !sheet.marks.is_empty() {
         let legend: Vec<String> = sheet
             .marks
             .iter()
             .enumerate()
-            .map(|(k, m)| {
+            .map(|(k, &(m, _))| {
                 let (o, c) = BRACKETS[k % BRACKETS.len()];
-                let (paint, reset) = (sheet.mark_paint(*m), sheet.paint(RESET));
-                format!("{paint}{o}{c}{reset} {}", game.symbols.name(*m))
+                let (paint, reset) = (sheet.mark_paint(k), sheet.paint(RESET));
+                format!("{paint}{o}{c}{reset} {}", game.symbols.name(m))
             })
             .collect();
         out.push_str(&wrap(&legend, WIDTH));
     }
-    let rest: Vec<String> = facts
-        .iter()
-        .zip(&drawn)
-        .filter(|(_, d)| !**d)
-        .map(|(&f, _)| game.show(f))
-        .collect();
+    let rest: Vec<String> = scene.undrawn.iter().map(|&f| game.show(f)).collect();
     if !rest.is_empty() {
         out.push_str(&wrap(&rest, WIDTH));
     }
     out
-}
-
-/// A glyph as drawn, with its declared colour if any.
-type Glyph = (String, Option<Colour>);
-
-/// The glyphs each cell shows (by cell index) and which facts some piece
-/// pattern drew.
-fn place_pieces(game: &Game, view: &BoardView, facts: &[TermId]) -> (Vec<Vec<Glyph>>, Vec<bool>) {
-    let mut by_name: HashMap<TermId, usize> = HashMap::new();
-    for (i, c) in view.cells.iter().enumerate() {
-        if let Some(id) = game.term_id(&c.name) {
-            by_name.entry(id).or_insert(i);
-        }
-    }
-    let mut glyphs: Vec<Vec<Glyph>> = vec![Vec::new(); view.cells.len()];
-    let mut drawn = vec![false; facts.len()];
-    for piece in &view.pieces {
-        for (i, &fact) in facts.iter().enumerate() {
-            let mut env = Vec::new();
-            if !game.terms.matches(&piece.fact, fact, &mut env) {
-                continue;
-            }
-            let cell = game.terms.lookup(&piece.cell, &env);
-            if let Some(&c) = cell.and_then(|cell| by_name.get(&cell)) {
-                glyphs[c].push((show_pattern(game, &piece.glyph, &env), piece.colour));
-                drawn[i] = true;
-            }
-        }
-    }
-    (glyphs, drawn)
-}
-
-/// Marks in order of first use; a cell shows its first mark's brackets.
-fn marks(view: &BoardView) -> Vec<Sym> {
-    let mut marks: Vec<Sym> = Vec::new();
-    for c in &view.cells {
-        for m in &c.marks {
-            if !marks.contains(m) {
-                marks.push(*m);
-            }
-        }
-    }
-    marks
 }
 
 /// What a board's lines are drawn from.
@@ -213,10 +176,10 @@ struct Sheet<'v> {
     view: &'v BoardView,
     style: Style,
     /// What each cell shows, by cell index.
-    contents: Vec<Vec<Glyph>>,
+    contents: Vec<Vec<Piece>>,
     /// Width of a cell's contents.
     slot: usize,
-    marks: Vec<Sym>,
+    marks: Vec<(Sym, MarkStyle)>,
     /// Width of the row labels, if rows have labels.
     label_w: Option<usize>,
 }
@@ -226,10 +189,21 @@ impl Sheet<'_> {
         if self.style.color { code } else { "" }
     }
 
-    /// The escape a mark's brackets are drawn with: its colour, or dim.
-    fn mark_paint(&self, mark: Sym) -> &'static str {
-        let colour = self.view.mark_colours.iter().find(|(m, _)| *m == mark);
-        self.paint(colour.map_or(DIM, |&(_, c)| ansi(c)))
+    fn paint_colour(&self, colour: Colour) -> String {
+        if self.style.color {
+            ansi(colour)
+        } else {
+            String::new()
+        }
+    }
+
+    /// The escape the `k`-th mark's brackets are drawn with: its declared
+    /// colour, or dim.
+    fn mark_paint(&self, k: usize) -> String {
+        match self.marks[k].1.colour {
+            Some(c) => self.paint_colour(c),
+            None => self.paint(DIM).to_string(),
+        }
     }
 
     /// The cell drawn at a screen position, the first declared there.
@@ -254,6 +228,7 @@ impl Sheet<'_> {
         format!("{dim}{}{reset}\n", line.trim_end())
     }
 
+    /// One screen row: its cells, and any label over the free places.
     fn row(&self, y: usize, label: Option<&str>) -> String {
         let (dim, reset) = (self.paint(DIM), self.paint(RESET));
         let mut line = String::new();
@@ -261,34 +236,61 @@ impl Sheet<'_> {
             let l = label.unwrap_or("");
             let _ = write!(line, "{dim}{l:>w$}{reset} ");
         }
-        for x in 0..self.view.width as usize {
-            match self.cell_at(x, y) {
-                Some(i) => line.push_str(&self.cell(i)),
-                None => line.push_str(&" ".repeat(self.slot + 2)),
+        let cell_w = self.slot + 2;
+        let width = self.view.width as usize;
+        let mut x = 0;
+        while x < width {
+            if let Some(i) = self.cell_at(x, y) {
+                line.push_str(&self.cell(i));
+                x += 1;
+                continue;
             }
+            let label = self
+                .view
+                .labels
+                .iter()
+                .find(|l| (l.col as usize, l.row as usize) == (x, y));
+            let Some(label) = label else {
+                line.push_str(&" ".repeat(cell_w));
+                x += 1;
+                continue;
+            };
+            // The label takes the free places from here to the next cell.
+            let free = (x..width)
+                .take_while(|&f| self.cell_at(f, y).is_none())
+                .count();
+            let text: String = label.text.chars().take(free * cell_w).collect();
+            let pad = free * cell_w - text.chars().count();
+            let paint = label
+                .colour
+                .map_or_else(String::new, |c| self.paint_colour(c));
+            let reset = if paint.is_empty() { "" } else { reset };
+            let _ = write!(line, "{paint}{text}{reset}{}", " ".repeat(pad));
+            x += free;
         }
         format!("{}\n", line.trim_end())
     }
 
-    /// One cell: its contents (a dot when empty) in its first mark's
-    /// brackets.
+    /// One cell: its contents (a dot when empty, a cross on a marked
+    /// region) in its first mark's brackets.
     fn cell(&self, i: usize) -> String {
         let (dim, reset) = (self.paint(DIM), self.paint(RESET));
         let slot = self.slot;
         let first = self.view.cells[i]
             .marks
             .iter()
-            .filter_map(|m| self.marks.iter().position(|n| n == m))
+            .filter_map(|m| self.marks.iter().position(|(n, _)| n == m))
             .min();
+        let empty = match first {
+            Some(k) if scene::crossed(self.marks[k].1) => "×",
+            _ => "·",
+        };
         let body = match &self.contents[i] {
-            c if c.is_empty() => format!("{dim}{:^slot$}{reset}", "·"),
+            c if c.is_empty() => format!("{dim}{empty:^slot$}{reset}"),
             c => {
                 let pad = slot - width(c);
                 let mut body = " ".repeat(pad / 2);
-                for (g, colour) in c {
-                    let code = colour.map_or_else(|| color_of(g), ansi);
-                    let _ = write!(body, "{}{g}{reset}", self.paint(code));
-                }
+                body.push_str(&self.pieces(c));
                 body.push_str(&" ".repeat(pad - pad / 2));
                 body
             }
@@ -297,35 +299,92 @@ impl Sheet<'_> {
             None => format!(" {body} "),
             Some(k) => {
                 let (open, close) = BRACKETS[k % BRACKETS.len()];
-                let paint = self.mark_paint(self.marks[k]);
+                let paint = self.mark_paint(k);
                 format!("{paint}{open}{reset}{body}{paint}{close}{reset}")
             }
         }
     }
+
+    /// Glyphs side by side, each in its colour.
+    fn pieces(&self, pieces: &[Piece]) -> String {
+        let reset = self.paint(RESET);
+        let mut out = String::new();
+        for p in pieces {
+            let _ = write!(out, "{}{}{reset}", self.paint_colour(p.colour), p.glyph);
+        }
+        out
+    }
+
+    /// A reserve as one line: its title, then each place with its pieces
+    /// (a dot when none stand there).
+    fn reserve_line(
+        &self,
+        game: &Game,
+        reserve: &crate::syntax::ReserveView,
+        pieces: &[Vec<Piece>],
+    ) -> String {
+        let paint = reserve
+            .colour
+            .map_or_else(String::new, |c| self.paint_colour(c));
+        let reset = if paint.is_empty() {
+            ""
+        } else {
+            self.paint(RESET)
+        };
+        let mut line = format!("{paint}{}:{reset}", reserve.title);
+        for (place, here) in reserve.places.iter().zip(pieces) {
+            let name = place_caption(game, place);
+            let shown = match stack(here) {
+                s if s.is_empty() => format!("{}·{}", self.paint(DIM), self.paint(RESET)),
+                s => self.pieces(&s),
+            };
+            match name {
+                Some(n) => {
+                    let _ = write!(line, "  {n} {shown}");
+                }
+                None => {
+                    let _ = write!(line, " {shown}");
+                }
+            }
+        }
+        line.push('\n');
+        line
+    }
+}
+
+/// What a reserve place is called beside its pieces: the last argument of
+/// a compound place (`hand(black)` is `black`), none for a plain name (the
+/// reserve's title says it).
+pub fn place_caption(game: &Game, place: &Term) -> Option<String> {
+    match &place.kind {
+        TermKind::App(_, args) => args.last().map(|a| {
+            Show {
+                item: a,
+                symbols: &game.symbols,
+                syntax: game.syntax,
+            }
+            .to_string()
+        }),
+        _ => None,
+    }
 }
 
 /// What one cell shows: its glyphs side by side, or one glyph and a count.
-fn stack(glyphs: &[Glyph]) -> Vec<Glyph> {
-    match glyphs {
+pub fn stack(pieces: &[Piece]) -> Vec<Piece> {
+    match pieces {
         [g, rest @ ..] if !rest.is_empty() && rest.iter().all(|h| h == g) => {
-            vec![(format!("{}{}", g.0, glyphs.len()), g.1)]
+            vec![Piece {
+                glyph: format!("{}{}", g.glyph, pieces.len()),
+                colour: g.colour,
+            }]
         }
-        _ => glyphs.to_vec(),
+        _ => pieces.to_vec(),
     }
 }
 
 /// The width of a cell's glyphs side by side.
-fn width(glyphs: &[Glyph]) -> usize {
-    glyphs.iter().map(|(g, _)| g.chars().count()).sum()
-}
-
-/// A stable colour for a glyph.
-fn color_of(glyph: &str) -> &'static str {
-    let h = glyph
-        .chars()
-        .filter(|c| !c.is_ascii_digit())
-        .fold(0u32, |h, c| h.wrapping_mul(31).wrapping_add(c as u32));
-    PALETTE[h as usize % PALETTE.len()]
+fn width(pieces: &[Piece]) -> usize {
+    pieces.iter().map(|p| p.glyph.chars().count()).sum()
 }
 
 /// Column and row labels, where the cells' names give them: a screen column
@@ -333,7 +392,7 @@ fn color_of(glyph: &str) -> &'static str {
 /// with the same second argument likewise. `None` where names disagree.
 type Labels = Option<Vec<Option<String>>>;
 
-fn labels(game: &Game, view: &BoardView) -> (Labels, Vec<Option<String>>) {
+pub fn labels(game: &Game, view: &BoardView) -> (Labels, Vec<Option<String>>) {
     let mut cols: Vec<Option<String>> = vec![None; view.width as usize];
     let mut rows: Vec<Option<String>> = vec![None; view.height as usize];
     let (mut cols_ok, mut rows_ok) = (true, true);
@@ -425,7 +484,7 @@ impl TermView for Bound<'_> {
 }
 
 /// A glyph: its pattern printed with the bindings of one matched fact.
-fn show_pattern(game: &Game, p: &Term, env: &[(Sym, TermId)]) -> String {
+pub fn show_pattern(game: &Game, p: &Term, env: &[(Sym, TermId)]) -> String {
     Show {
         item: Bound::Pattern(p, env, &game.terms),
         symbols: &game.symbols,

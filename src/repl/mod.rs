@@ -145,6 +145,15 @@ impl Session {
         self.cursor
     }
 
+    /// The joint move of the last step applied, if it was a move (not a
+    /// position set by hand).
+    pub fn last_move(&self) -> Option<&[u32]> {
+        match self.cursor.checked_sub(1).map(|i| &self.history[i].change) {
+            Some(Change::Move(joint)) => Some(joint),
+            _ => None,
+        }
+    }
+
     fn machine(&self) -> Machine<'_> {
         let mut m = self.game.machine();
         m.set_state(self.state());

@@ -297,8 +297,9 @@ impl Meta {
     }
 }
 
-/// How to draw a board: where each cell sits on screen and which facts of a
-/// state put which piece on which cell.
+/// How to draw a board: where each cell sits on screen, which facts of a
+/// state put which piece on which cell or reserve place, and the styles,
+/// labels and reserves declared beside it.
 #[derive(Clone, Debug, Default)]
 pub struct BoardView {
     /// Size of the screen grid in character cells (columns, rows).
@@ -306,12 +307,71 @@ pub struct BoardView {
     pub height: u32,
     pub cells: Vec<CellView>,
     pub pieces: Vec<PieceView>,
-    /// The colour a region's cells are drawn in (`region N: ... as COLOUR`).
-    pub mark_colours: Vec<(Sym, Colour)>,
+    /// How a region's cells are drawn (`region N: ... as COLOUR STYLE`).
+    pub mark_styles: Vec<(Sym, MarkStyle)>,
+    /// Text written on free places of the screen grid (`label`).
+    pub labels: Vec<LabelView>,
+    /// Places off the board (`reserve`), drawn beside it.
+    pub reserves: Vec<ReserveView>,
 }
 
-/// A colour a piece or a region may be declared with (`as red`); the
-/// renderer paints it only when asked for colour.
+/// How a region's cells are drawn: a colour (if declared) and a style.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MarkStyle {
+    pub colour: Option<Colour>,
+    pub style: RegionStyle,
+}
+
+/// The look of a region's cells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RegionStyle {
+    /// The cell is tinted with the colour (the default).
+    #[default]
+    Filled,
+    /// Only the cell's border is drawn in the colour.
+    Outlined,
+    /// The cell carries a cross, as the safe squares of cross boards do
+    /// (an empty cell shows `×` as text).
+    Marked,
+}
+
+impl RegionStyle {
+    pub const ALL: [(&'static str, RegionStyle); 3] = [
+        ("filled", RegionStyle::Filled),
+        ("outlined", RegionStyle::Outlined),
+        ("marked", RegionStyle::Marked),
+    ];
+
+    pub fn named(name: &str) -> Option<RegionStyle> {
+        RegionStyle::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, s)| s)
+    }
+}
+
+/// `label "TEXT" at X Y`: text on the screen grid, from column `col` of
+/// row `row` rightwards, over places no cell takes.
+#[derive(Clone, Debug)]
+pub struct LabelView {
+    pub text: String,
+    pub col: u32,
+    pub row: u32,
+    pub colour: Option<Colour>,
+}
+
+/// `reserve "TITLE": PLACES`: places off the board with a title; `draw`
+/// puts pieces on a place as on a cell.
+#[derive(Clone, Debug)]
+pub struct ReserveView {
+    pub title: String,
+    pub places: Vec<Term>,
+    pub colour: Option<Colour>,
+}
+
+/// A colour a piece, a region, a label or a reserve may be declared with
+/// (`as red`, `as "#c03030"`); the text renderer paints it only when asked
+/// for colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Colour {
     Black,
@@ -322,11 +382,17 @@ pub enum Colour {
     Magenta,
     Cyan,
     White,
+    Orange,
+    Purple,
+    Brown,
+    Grey,
+    /// `#rrggbb`.
+    Rgb(u8, u8, u8),
 }
 
 impl Colour {
-    /// Every colour with its name, in the order of the terminal's palette.
-    pub const ALL: [(&'static str, Colour); 8] = [
+    /// Every named colour with its name.
+    pub const ALL: [(&'static str, Colour); 12] = [
         ("black", Colour::Black),
         ("red", Colour::Red),
         ("green", Colour::Green),
@@ -335,14 +401,45 @@ impl Colour {
         ("magenta", Colour::Magenta),
         ("cyan", Colour::Cyan),
         ("white", Colour::White),
+        ("orange", Colour::Orange),
+        ("purple", Colour::Purple),
+        ("brown", Colour::Brown),
+        ("grey", Colour::Grey),
     ];
 
-    /// The colour called `name`, if there is one.
+    /// The colour called `name`, or written `#rrggbb`, if there is one.
     pub fn named(name: &str) -> Option<Colour> {
+        if let Some(hex) = name.strip_prefix('#') {
+            if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return None;
+            }
+            let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+            return Some(Colour::Rgb(byte(0)?, byte(2)?, byte(4)?));
+        }
         Colour::ALL
             .iter()
             .find(|(n, _)| *n == name)
             .map(|&(_, c)| c)
+    }
+
+    /// Red, green and blue: the shade drawn for each named colour, chosen
+    /// to read on a light and on a dark background.
+    pub fn rgb(self) -> (u8, u8, u8) {
+        match self {
+            Colour::Black => (0x3a, 0x3a, 0x3a),
+            Colour::Red => (0xc6, 0x28, 0x28),
+            Colour::Green => (0x2e, 0x7d, 0x32),
+            Colour::Yellow => (0xe0, 0xb0, 0x00),
+            Colour::Blue => (0x15, 0x65, 0xc0),
+            Colour::Magenta => (0xad, 0x14, 0x57),
+            Colour::Cyan => (0x00, 0x83, 0x8f),
+            Colour::White => (0xf5, 0xf5, 0xf5),
+            Colour::Orange => (0xef, 0x6c, 0x00),
+            Colour::Purple => (0x6a, 0x1b, 0x9a),
+            Colour::Brown => (0x6d, 0x4c, 0x41),
+            Colour::Grey => (0x75, 0x75, 0x75),
+            Colour::Rgb(r, g, b) => (r, g, b),
+        }
     }
 }
 

@@ -105,6 +105,7 @@ impl Desugar<'_> {
         self.view.width = w as u32;
         self.view.height = h as u32;
         let origin = self.origin(d, span);
+        self.frame_origin = Some(origin);
         let frame = Frame {
             squares,
             origin,
@@ -138,6 +139,7 @@ impl Desugar<'_> {
         self.view.width = f as u32;
         self.view.height = f as u32;
         let origin = self.origin(d, span);
+        self.frame_origin = Some(origin);
         let frame = Frame {
             squares,
             origin,

@@ -17,6 +17,7 @@
 mod board;
 mod counter;
 mod dice;
+mod legend;
 mod pieces;
 mod region;
 mod track;
@@ -49,6 +50,9 @@ pub struct Desugar<'a> {
     /// Board cells (compared without their spans), as indices into the
     /// view's cells.
     cells: Option<IndexMap<Term, usize>>,
+    /// The first coordinate of a grid or cross (`from`), which `label`
+    /// places are written in; `None` on a board of named cells.
+    frame_origin: Option<i64>,
     view: BoardView,
     /// (role, kind, glyph, colour) of every `pieces` declaration.
     glyphs: Vec<(Term, Term, Term, Option<Colour>)>,
@@ -64,6 +68,7 @@ impl<'a> Desugar<'a> {
             roles: Vec::new(),
             roles_seen: false,
             cells: None,
+            frame_origin: None,
             view: BoardView::default(),
             glyphs: Vec::new(),
             dice: IndexSet::new(),
@@ -108,6 +113,8 @@ impl<'a> Desugar<'a> {
                         self.pieces(d, s.span)
                     }
                     "draw" => self.draw(d),
+                    "label" => self.label(d, s.span),
+                    "reserve" => self.reserve(d, s.span),
                     "dice" => {
                         self.declared(s.span, "dice");
                         self.dice(d, s.span)
@@ -132,7 +139,7 @@ impl<'a> Desugar<'a> {
                 | StmtKind::Drop { .. } => {}
             }
         }
-        if self.cells.is_some() {
+        if self.cells.is_some() || !self.view.reserves.is_empty() {
             self.meta.board = Some(std::mem::take(&mut self.view));
         }
     }
@@ -213,15 +220,30 @@ impl<'a> Desugar<'a> {
         }
     }
 
-    /// The colour after `as` (`pieces` and `region`), if the part is there.
+    /// The colour after `as` (`pieces`, `label`, `reserve`), if the part is
+    /// there.
     fn colour(&mut self, d: &Decl, span: Span) -> Option<Colour> {
         d.part("as")?;
         let ex = self.one(d, "as", "a colour", span)?;
-        let name = self.name_of(ex, "a colour")?;
+        self.colour_of(ex)
+    }
+
+    /// A colour: a name such as `red`, or a string `"#rrggbb"`.
+    fn colour_of(&mut self, ex: &Ex) -> Option<Colour> {
+        let name = match &ex.kind {
+            ExKind::Name(n) | ExKind::Str(n) => n.clone(),
+            _ => {
+                self.decl_error(ex.span, "expected a colour: a name or \"#rrggbb\"");
+                return None;
+            }
+        };
         let colour = Colour::named(&name);
         if colour.is_none() {
             let names: Vec<&str> = Colour::ALL.iter().map(|(n, _)| *n).collect();
-            let why = format!("no colour `{name}`: one of {}", names.join(", "));
+            let why = format!(
+                "no colour `{name}`: one of {}, or \"#rrggbb\"",
+                names.join(", ")
+            );
             self.decl_error(ex.span, why);
         }
         colour

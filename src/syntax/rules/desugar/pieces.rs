@@ -1,5 +1,5 @@
 //! `pieces ROLE: [COUNT] KIND ["GLYPH"] [at PLACES] [as COLOUR].` and
-//! `draw FACT at CELL as GLYPH.`
+//! `draw FACT at PLACE as GLYPH [COLOUR].`
 //!
 //! Out: `piece(Role, Kind, I)` and `start(Role, Kind, I, Place)` facts, and
 //! the patterns of the [`BoardView`] that draw a state's facts as pieces.
@@ -160,9 +160,8 @@ impl Desugar<'_> {
             .one(d, "", "the fact to draw", span)
             .map(|e| self.lw.term(e));
         let cell = self.one(d, "at", "the cell", span).map(|e| self.lw.term(e));
-        let glyph = self
-            .one(d, "as", "a glyph", span)
-            .map(|e| self.lw.term_in(e, true));
+        let (glyph, colour) = self.glyph_and_colour(d, span);
+        let glyph = glyph.map(|e| self.lw.term_in(e, true));
         let (Some(fact), Some(cell), Some(glyph)) = (fact, cell, glyph) else {
             return;
         };
@@ -172,10 +171,12 @@ impl Desugar<'_> {
             && args.len() == 2
         {
             let mut found = false;
+            let own_colour = colour;
             for (r, k, g, colour) in self.glyphs.clone() {
                 let mut s = Vec::new();
                 if bind(&args[0], &r, &mut s) && bind(&args[1], &k, &mut s) {
                     found = true;
+                    let colour = own_colour.or(colour);
                     self.push_view(subst(&fact, &s), subst(&cell, &s), g, colour);
                 }
             }
@@ -184,7 +185,34 @@ impl Desugar<'_> {
             }
             return;
         }
-        self.push_view(fact, cell, glyph, None);
+        self.push_view(fact, cell, glyph, colour);
+    }
+
+    /// `as GLYPH [COLOUR]` of `draw`: the glyph's expression and the colour
+    /// if one follows it.
+    fn glyph_and_colour<'d>(
+        &mut self,
+        d: &'d Decl,
+        span: Span,
+    ) -> (Option<&'d Ex>, Option<Colour>) {
+        let Some(items) = self.part(d, "as", "a glyph", span) else {
+            return (None, None);
+        };
+        match items {
+            [item] if item.len() == 1 => (Some(&item[0]), None),
+            [item] if item.len() == 2 => (Some(&item[0]), self.colour_of(&item[1])),
+            _ => {
+                let s = items
+                    .first()
+                    .and_then(|i| i.first())
+                    .map_or(span, |e| e.span);
+                self.decl_error(
+                    s,
+                    "expected a glyph and maybe a colour here, and nothing else",
+                );
+                (None, None)
+            }
+        }
     }
 
     fn push_view(&mut self, fact: Term, cell: Term, glyph: Term, colour: Option<Colour>) {

@@ -1,10 +1,10 @@
-//! `region NAME: CELLS [as COLOUR].`: a relation `NAME(Cell)` per cell,
-//! and a mark on those cells for the renderer (drawn in the colour, if
-//! given).
+//! `region NAME: CELLS [as COLOUR] [STYLE].`: a relation `NAME(Cell)` per
+//! cell, and a mark on those cells for the renderer (drawn in the colour
+//! and style, if given: `filled`, `outlined` or `marked`).
 
 use super::Desugar;
-use crate::syntax::ast::Span;
-use crate::syntax::rules::parser::Decl;
+use crate::syntax::ast::{MarkStyle, RegionStyle, Span};
+use crate::syntax::rules::parser::{Decl, ExKind};
 
 impl Desugar<'_> {
     pub(super) fn region(&mut self, d: &Decl, span: Span) {
@@ -23,10 +23,9 @@ impl Desugar<'_> {
             return;
         };
         let mark = self.lw.sym(&name);
-        if let Some(colour) = self.colour(d, span)
-            && !self.view.mark_colours.iter().any(|(m, _)| *m == mark)
-        {
-            self.view.mark_colours.push((mark, colour));
+        let style = self.region_style(d);
+        if !self.view.mark_styles.iter().any(|(m, _)| *m == mark) {
+            self.view.mark_styles.push((mark, style));
         }
         for ex in items.iter().flatten() {
             for t in self.lw.expand(ex, false) {
@@ -41,5 +40,29 @@ impl Desugar<'_> {
                 self.fact(&name, vec![t], ex.span);
             }
         }
+    }
+
+    /// `as COLOUR STYLE` (either may be left out) after a region's cells.
+    fn region_style(&mut self, d: &Decl) -> MarkStyle {
+        let mut out = MarkStyle::default();
+        let Some(p) = d.part("as") else {
+            return out;
+        };
+        if p.items.len() != 1 || p.items[0].len() > 2 {
+            self.decl_error(
+                p.span,
+                "a region is drawn `as COLOUR STYLE`, such as `as red marked`",
+            );
+            return out;
+        }
+        for ex in &p.items[0] {
+            match &ex.kind {
+                ExKind::Name(n) if RegionStyle::named(n).is_some() => {
+                    out.style = RegionStyle::named(n).unwrap_or_default();
+                }
+                _ => out.colour = self.colour_of(ex),
+            }
+        }
+        out
     }
 }
