@@ -116,7 +116,7 @@ goal(x, 100) :- role(x).
 #[test]
 fn the_shortest_sequence_found_is_shown() {
     let path = scratch("stuck.rules", STUCK_AFTER_THREE);
-    let out = check(&[], &path);
+    let out = check(&["--playouts", "100"], &path);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
         stderr,

@@ -145,7 +145,7 @@ fn terminal_prompt_completion_and_history() {
         eprintln!("skipped: no pseudo-terminal");
         return;
     };
-    p.set_expect_timeout(Some(std::time::Duration::from_secs(20)));
+    p.set_expect_timeout(Some(std::time::Duration::from_secs(60)));
     p.expect("Type `help` for the commands.").expect("banner");
     p.expect("0> ").expect("prompt");
     // `his` + Tab completes to `history` (`hi` could be `hint` too).
@@ -171,7 +171,7 @@ fn terminal_prompt_completion_and_history() {
     assert!(saved.contains("play (add 2)"), "{saved}");
     // A new session finds the line again with the up arrow.
     let mut p = start(&data).expect("second pty");
-    p.set_expect_timeout(Some(std::time::Duration::from_secs(20)));
+    p.set_expect_timeout(Some(std::time::Duration::from_secs(60)));
     p.expect("0> ").expect("prompt");
     p.send("\x1b[A").expect("up arrow");
     p.expect("play (add 2)").expect("history recalled");
