@@ -160,7 +160,10 @@ goal(x, 100) :- role(x).
         stdout.contains("  depth          mean 2.0, max 2\n"),
         "{stdout}"
     );
-    assert!(stdout.contains("  branching      mean 1.5\n"), "{stdout}");
+    assert!(
+        stdout.contains("  joint branching mean 1.5 (every role's legal moves multiplied, nature's outcomes included)\n"),
+        "{stdout}"
+    );
 }
 
 const SIZED: &str = "param size = 3.
