@@ -313,3 +313,11 @@ fn help_text() {
 fn stale_transcript() {
     session("repl/sessions", "stale_transcript");
 }
+
+/// `hint` shows each move's mean goal with its confidence interval and
+/// says when the best two are within each other's; a budget that is not
+/// one is refused with the forms that work.
+#[test]
+fn hint_with_confidence() {
+    session("repl/sessions", "hint_with_confidence");
+}
