@@ -88,7 +88,8 @@ mod tests {
     fn time_left_scales_the_elapsed_time() {
         let ten = Duration::from_secs(10);
         assert_eq!(time_left(ten, 0.5).as_deref(), Some("about 10 s left"));
-        assert_eq!(time_left(ten, 0.1).as_deref(), Some("about 90 s left"));
+        assert_eq!(time_left(ten, 0.2).as_deref(), Some("about 40 s left"));
+        assert_eq!(time_left(ten, 0.05).as_deref(), Some("about 3 min left"));
         assert_eq!(time_left(ten, 0.0), None);
         assert_eq!(duration_words(600.0), "10 min");
         assert_eq!(duration_words(7200.0), "2.0 h");
