@@ -2,7 +2,7 @@
 //! where chance or simultaneous moves decide, determinism, and strength
 //! against random play. The games of the public corpus in `../shared` are
 //! skipped without it (`common::shared`); the 100-game figures of issue 16
-//! are in the README with their commands, the tests play fewer games.
+//! are in docs/ENGINES.md with their commands, the tests play fewer games.
 
 mod common;
 

@@ -16,7 +16,6 @@ mod common;
 use common::run;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 /// Runs the built `tabula` with raw bytes on standard input; stdout,
 /// stderr and the exit code.
@@ -171,13 +170,12 @@ fn save_refuses_what_is_not_a_regular_file() {
     assert!(!kind.is_file(), "the pipe was not replaced");
 }
 
-/// `/dev/zero` as any input file fails with the cap's message within
-/// seconds (it used to read 2 GB first).
+/// `/dev/zero` as any input file fails with the cap's message (it used to
+/// read 2 GB first).
 #[cfg(unix)]
 #[test]
 fn every_input_file_is_capped() {
     let capped = "larger than 16 MiB, the most an input file may hold";
-    let started = Instant::now();
     let (_, err, code) = run(&["check", "/dev/zero"], "");
     assert_eq!(err, format!("error: cannot read /dev/zero: {capped}\n"));
     assert_eq!(code, 2);
@@ -191,7 +189,6 @@ fn every_input_file_is_capped() {
     let (_, err, code) = run(&["play", "tests/repl/count.kif", "--from", "/dev/zero"], "");
     assert_eq!(err, format!("error: cannot read /dev/zero: {capped}\n"));
     assert_eq!(code, 2);
-    assert!(started.elapsed() < Duration::from_secs(20));
 }
 
 #[test]

@@ -9,7 +9,8 @@
 //! block just above each, name the row's seed rule ("seed 3.4", "Seed 10,
 //! 11 and 13", "seed 11-12") or, for a row resolved by the notes, the
 //! notes; and every test the row names is a function of the game's test
-//! file.
+//! file. Besides, every file a game file or games/README.md cites is in
+//! the repository (the rules texts are docs/rules/*.md).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -261,4 +262,74 @@ fn a_group_starts_at_the_top_of_its_comment_block() {
         .filter(|&a| starts_group(&lines, a))
         .collect();
     assert_eq!(starts, [1, 2, 6]);
+}
+
+/// The files a text cites: every word that names a path with a folder
+/// (`docs/rules/tablan.md`, `../docs/rules/README.md`) and ends in a file
+/// extension (a letter first: `3.1/3.2` is no path), trimmed of quotes,
+/// brackets and punctuation.
+fn cited_paths(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || "`()[]\"'<>,;".contains(c))
+        .map(|w| w.trim_end_matches(['.', ':']))
+        .filter(|w| w.contains('/') && !w.contains("://"))
+        .filter(|w| {
+            let extension = Path::new(w).extension().and_then(|e| e.to_str());
+            extension.is_some_and(|e| {
+                e.starts_with(|c: char| c.is_ascii_alphabetic())
+                    && e.chars().all(|c| c.is_ascii_alphanumeric())
+            })
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every file a game file or games/README.md cites is in the repository:
+/// a path relative to the citing file (Markdown links) or to the crate
+/// root (comments), never outside it.
+#[test]
+fn game_files_cite_only_files_inside_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut citing = vec![root.join("games/README.md")];
+    for folder in ["games", "games/variants"] {
+        for entry in std::fs::read_dir(root.join(folder)).expect("readable folder") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "rules") {
+                citing.push(path);
+            }
+        }
+    }
+    let root_real = root.canonicalize().expect("crate root");
+    let mut problems = Vec::new();
+    for file in &citing {
+        let text = std::fs::read_to_string(file).expect("readable file");
+        for cited in cited_paths(&text) {
+            let beside = file.parent().expect("a folder").join(&cited);
+            let found = [beside, root.join(&cited)]
+                .into_iter()
+                .filter_map(|p| p.canonicalize().ok())
+                .find(|p| p.is_file() && p.starts_with(&root_real));
+            if found.is_none() {
+                problems.push(format!("{}: `{cited}`", file.display()));
+            }
+        }
+    }
+    assert!(citing.len() > 10, "{citing:?}");
+    assert!(
+        problems.is_empty(),
+        "cited but not in the repository:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn cited_paths_are_words_with_a_folder_and_an_extension() {
+    assert_eq!(
+        cited_paths("% Rules: docs/rules/tablan.md, rules 1..8 (see [x](../docs/a.md))."),
+        ["docs/rules/tablan.md", "../docs/a.md"]
+    );
+    assert!(cited_paths("% moves 1/2 of a throw; and/or; 3.1/3.2").is_empty());
+    assert_eq!(
+        cited_paths("% Seed: ../shared/rules/seeds/000_db.txt, rules"),
+        ["../shared/rules/seeds/000_db.txt"]
+    );
 }

@@ -1506,3 +1506,38 @@ fn observed_chance_frequencies() {
         assert!((observed - 1.0 / 6.0).abs() < 0.015, "d6({n}): {observed}");
     }
 }
+
+const SHORT_SIEGE: &str = "games/variants/generals_short_siege.rules";
+
+/// Variant `generals_short_siege` replaces the labelled end rule of seed
+/// 5.5: with the defence gone, the third attacker throw ends the game in a
+/// draw (the base goes on to six).
+#[test]
+fn variant_short_siege_ends_after_three_throws() {
+    let s = Scenario::open(SHORT_SIEGE, &[]);
+    assert_eq!(s.game.meta.title.as_deref(), Some("Generals (short siege)"));
+    let p = s.state(&at_start_of_count(&[
+        "unit(sq(5, 2), north)",
+        "unit(sq(0, 9), north)",
+        "unit(sq(9, 9), north)",
+        "unit(sq(5, 1), south)",
+        "defends(south)",
+        "offensive_used",
+        "hits(0)",
+        "control(north)",
+        "thrown(1)",
+    ]));
+    let mut state = s.play(&p, &[("north", "move(sq(5, 2), s)"), ("random", "d6(1)")]);
+    assert!(!s.is_terminal(&state));
+    for k in 1..=3 {
+        let mv = if k % 2 == 1 {
+            "move(sq(9, 9), s)"
+        } else {
+            "move(sq(9, 8), n)"
+        };
+        state = s.play(&state, &[("north", mv), ("random", "d6(1)")]);
+        assert!(s.facts(&state).contains(&format!("survived({k})")));
+        assert_eq!(s.is_terminal(&state), k == 3, "after throw {k}");
+    }
+    assert_eq!(s.goals(&state), result(50, 50));
+}

@@ -2,6 +2,8 @@
 //! `.rules`) is checked by the built binary, run from that folder, and its
 //! stderr must equal the sibling file `NAME.EXT.stderr` byte for byte.
 //! The exit code must be 1 when an error is expected and 0 otherwise.
+//! The lint playouts are counted (`--playouts 100`), not timed, so the
+//! warnings they find do not depend on the machine's load.
 //!
 //! Absolute paths to this folder read `$DIR`.
 //! `TABULA_BLESS=1 cargo test --test golden` rewrites the expectations from
@@ -56,7 +58,7 @@ fn diagnostics_match_golden_files() {
         let output = Command::new(env!("CARGO_BIN_EXE_tabula"))
             .current_dir(folder())
             .env("NO_COLOR", "1")
-            .args(["check", "--quiet", name])
+            .args(["check", "--quiet", "--playouts", "100", name])
             .output()
             .expect("tabula runs");
         let stderr = normalise(&String::from_utf8_lossy(&output.stderr));

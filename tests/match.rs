@@ -9,11 +9,14 @@ use sessions::session;
 use std::process::Command;
 
 /// With agents swapped, the seat that always wins shows in the lines per
-/// role (4 wins of 4), the agents split evenly (2 and 2).
+/// role (4 wins of 4), the agents split evenly (2 and 2). Agents that play
+/// every role are labelled by their spec (`random`, `first`), and by the
+/// role they start in where two share a spec.
 #[test]
 fn swap_tells_seat_from_agent() {
     session("match", "swap_tells_seat_from_agent");
     session("match", "swap_json");
+    session("match", "swap_same_spec");
 }
 
 /// Bad budgets, agents, roles and `--games 0`: exit 2 with the valid forms.
@@ -79,7 +82,7 @@ fn analyze_is_deterministic_and_complete() {
         "length (joint moves): mean",
         "draws: ",
         "length histogram",
-        "branching (mean joint choices per state) by depth",
+        "players' branching (mean joint choices of the players per state, nature left out) by depth",
         "mcts:50 self-play, 2 games",
     ] {
         assert!(first.contains(part), "no `{part}` in\n{first}");
@@ -122,4 +125,43 @@ fn analyze_compares_a_variant_with_its_base() {
             "no row `{row}` in\n{text}"
         );
     }
+    // `--mcts-games 0`: the self-play rows say they were not run.
+    let mcts_row = text
+        .lines()
+        .find(|l| l.starts_with("goal o, mcts:100"))
+        .unwrap();
+    assert!(mcts_row.ends_with("not run  not run"), "{mcts_row}");
+}
+
+/// Self-play not run is said in words, and is `null` in JSON, not 0.0.
+#[test]
+fn analyze_says_when_self_play_was_not_run() {
+    let args = [
+        "games/variants/pawn_whopping_6x6.rules",
+        "--playouts",
+        "20",
+        "--mcts-games",
+        "0",
+    ];
+    let text = analyze(&args);
+    assert!(
+        text.contains("mcts:100 self-play: not run (--mcts-games 0)"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("x ") && l.trim_end().ends_with('-')),
+        "{text}"
+    );
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let json = analyze(&with_json);
+    assert!(
+        json.contains("\"mcts_goal\":null,\"mcts_ci95\":null"),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"mcts_games\":0,\"mcts_not_run\":\"--mcts-games 0\""),
+        "{json}"
+    );
 }

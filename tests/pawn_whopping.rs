@@ -822,3 +822,24 @@ fn bad_input_repl_refuses_illegal_move_and_changes_nothing() {
     assert!(out.ends_with(&tail), "REPL output:\n{out}");
     assert!(out.contains(&format!("step 0: x to move (o: noop)\n{START_MOVES}")));
 }
+
+const SINGLE: &str = "games/variants/pawn_whopping_single_steps.rules";
+
+/// Variant `pawn_whopping_single_steps` drops the labelled double-step
+/// rule: from the start x has only the 8 single steps, and the rest of the
+/// game is the base's (a capture is still legal).
+#[test]
+fn variant_single_steps_drops_the_double_step() {
+    let s = Scenario::open(SINGLE, &[]);
+    assert_eq!(
+        s.game.meta.title.as_deref(),
+        Some("Pawn whopping (single steps)")
+    );
+    let init = s.initial();
+    let mut x: Vec<String> = (1..=8).map(|c| format!("move({c}, 2, {c}, 3)")).collect();
+    x.sort();
+    assert_eq!(both(&s, &init), (x, noop()));
+    let p = s.state(&["cell(4, 2, x)", "cell(5, 3, o)", "control(x)"]);
+    let (x, _) = both(&s, &p);
+    assert_eq!(x, ["capture(4, 2, 5, 3)", "move(4, 2, 4, 3)"]);
+}

@@ -50,6 +50,12 @@ fn human_agent_refused_then_accepted() {
     session("play", "human_agent_refused_then_accepted");
 }
 
+/// `moves`, the REPL's word, lists a human's legal moves again.
+#[test]
+fn human_agent_asks_for_moves() {
+    session("play", "human_agent_asks_for_moves");
+}
+
 /// Input ending before a human moved is a usage error.
 #[test]
 fn human_agent_input_ends() {

@@ -145,7 +145,7 @@ fn terminal_prompt_completion_and_history() {
         eprintln!("skipped: no pseudo-terminal");
         return;
     };
-    p.set_expect_timeout(Some(std::time::Duration::from_secs(20)));
+    p.set_expect_timeout(Some(std::time::Duration::from_secs(60)));
     p.expect("Type `help` for the commands.").expect("banner");
     p.expect("0> ").expect("prompt");
     // `his` + Tab completes to `history` (`hi` could be `hint` too).
@@ -171,7 +171,7 @@ fn terminal_prompt_completion_and_history() {
     assert!(saved.contains("play (add 2)"), "{saved}");
     // A new session finds the line again with the up arrow.
     let mut p = start(&data).expect("second pty");
-    p.set_expect_timeout(Some(std::time::Duration::from_secs(20)));
+    p.set_expect_timeout(Some(std::time::Duration::from_secs(60)));
     p.expect("0> ").expect("prompt");
     p.send("\x1b[A").expect("up arrow");
     p.expect("play (add 2)").expect("history recalled");
@@ -312,4 +312,12 @@ fn help_text() {
 #[test]
 fn stale_transcript() {
     session("repl/sessions", "stale_transcript");
+}
+
+/// `hint` shows each move's mean goal with its confidence interval and
+/// says when the best two are within each other's; a budget that is not
+/// one is refused with the forms that work.
+#[test]
+fn hint_with_confidence() {
+    session("repl/sessions", "hint_with_confidence");
 }

@@ -33,6 +33,19 @@ pub fn play(
     threads: usize,
     max_steps: u32,
 ) -> Result<Record, EngineError> {
+    play_watched(game, agents, seed, threads, max_steps, |_| {})
+}
+
+/// [`play`], calling `on_move` with the number of joint moves made after
+/// each one (for progress shown by a front end).
+pub fn play_watched(
+    game: &Game,
+    agents: &[Agent],
+    seed: u64,
+    threads: usize,
+    max_steps: u32,
+    mut on_move: impl FnMut(u32),
+) -> Result<Record, EngineError> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut m = game.machine();
     let mut state = game.initial();
@@ -69,5 +82,6 @@ pub fn play(
         }
         state = m.next(&joint);
         length += 1;
+        on_move(length);
     }
 }

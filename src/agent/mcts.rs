@@ -37,6 +37,8 @@ use std::time::Instant;
 
 /// Nodes one tree may hold.
 pub const MAX_NODES: usize = 200_000;
+/// How often (in iterations) an iteration-budget search reports progress.
+const WATCH_EVERY: usize = 16;
 /// A playout longer than this many joint moves counts as a tie.
 pub const MAX_PLAYOUT: u32 = 10_000;
 /// The UCB1 exploration constant for goals scaled to 0..1.
@@ -89,12 +91,23 @@ impl Search {
 
     /// Searches from `state` (which must not be terminal).
     pub fn run(&self, game: &Game, state: &State) -> Result<Outcome, EngineError> {
+        self.run_watched(game, state, &|_| {})
+    }
+
+    /// [`Search::run`], calling `watch` now and then with the share of the
+    /// budget spent (0 to 1), for progress shown by a front end.
+    pub fn run_watched(
+        &self,
+        game: &Game,
+        state: &State,
+        watch: &(dyn Fn(f64) + Sync),
+    ) -> Result<Outcome, EngineError> {
         let trees: Vec<Result<Tree, EngineError>> = if self.threads == 1 {
-            vec![self.grow(game, state, 0)]
+            vec![self.grow(game, state, 0, watch)]
         } else {
             std::thread::scope(|scope| {
                 let handles: Vec<_> = (0..self.threads)
-                    .map(|i| scope.spawn(move || self.grow(game, state, i)))
+                    .map(|i| scope.spawn(move || self.grow(game, state, i, watch)))
                     .collect();
                 handles
                     .into_iter()
@@ -107,8 +120,15 @@ impl Search {
         Ok(first.merge_roots(&trees))
     }
 
-    /// Thread `i`'s tree, grown for its share of the budget.
-    fn grow(&self, game: &Game, state: &State, i: usize) -> Result<Tree, EngineError> {
+    /// Thread `i`'s tree, grown for its share of the budget; thread 0
+    /// reports the share spent to `watch` every [`WATCH_EVERY`] iterations.
+    fn grow(
+        &self,
+        game: &Game,
+        state: &State,
+        i: usize,
+        watch: &(dyn Fn(f64) + Sync),
+    ) -> Result<Tree, EngineError> {
         let seed = self.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut m = game.machine();
@@ -117,8 +137,11 @@ impl Search {
             Budget::Iterations(n) => {
                 let (n, t) = (n as usize, self.threads);
                 let share = n / t + usize::from(i < n % t);
-                for _ in 0..share.max(1) {
+                for k in 0..share.max(1) {
                     tree.iterate(&mut m, &mut rng)?;
+                    if i == 0 && k % WATCH_EVERY == 0 {
+                        watch(k as f64 / share.max(1) as f64);
+                    }
                 }
             }
             Budget::Time(limit) => {
@@ -126,6 +149,9 @@ impl Search {
                 loop {
                     for _ in 0..16 {
                         tree.iterate(&mut m, &mut rng)?;
+                    }
+                    if i == 0 {
+                        watch(start.elapsed().as_secs_f64() / limit.as_secs_f64().max(1e-9));
                     }
                     if start.elapsed() >= limit {
                         break;

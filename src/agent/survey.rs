@@ -3,17 +3,19 @@
 //! goals split between the roles under random play and under short MCTS
 //! self-play (first-player advantage).
 //!
-//! In: a [`Game`], a number of random playouts, a seed; for self-play a
-//! number of games and an iteration budget. Out: a [`RandomPlay`] and the
-//! per-role [`Tally`]s of self-play. Holds: the same seed gives the same
-//! figures (except the times); a playout step allocates nothing.
+//! In: a [`Game`], a number of random playouts (or a deadline), a seed; for
+//! self-play a number of games and an iteration budget. Out: a
+//! [`RandomPlay`] and the per-role [`Tally`]s of self-play; progress goes
+//! to callbacks (the library prints nothing). Holds: the same seed and
+//! counts give the same figures (except the times); a playout step
+//! allocates nothing.
 
 use super::tally::{Result3, Tally, result};
 use super::{Agent, Budget, duel, players};
 use crate::engine::{EngineError, Game};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Figures of random playouts from the initial state.
 #[derive(Clone, Debug, Default)]
@@ -31,8 +33,12 @@ pub struct RandomPlay {
     /// Per role (player order of [`players`]): sum of goals over finished playouts.
     pub goal_sums: Vec<f64>,
     /// Per depth: (sum of joint choices, states at that depth). A state's
-    /// joint choices are the product of the players' legal move counts.
+    /// joint choices are the product of the players' legal move counts
+    /// (the players' branching: nature's outcomes are left out).
     pub branching: Vec<(f64, u64)>,
+    /// States where some player had more than one legal move: where an
+    /// agent has to think.
+    pub decisions: u64,
 }
 
 impl RandomPlay {
@@ -40,14 +46,38 @@ impl RandomPlay {
         let n = self.lengths.len().max(1) as f64;
         self.goal_sums.iter().map(|g| g / n).collect()
     }
+
+    /// The estimated time of one self-play game with `iterations` per
+    /// decision: every decision state runs that many iterations, each about
+    /// a random playout of half a game, at the measured speed.
+    pub fn self_play_estimate(&self, iterations: u32) -> Option<Duration> {
+        if self.playouts == 0 || self.steps == 0 || self.seconds <= 0.0 {
+            return None;
+        }
+        let steps_per_sec = self.steps as f64 / self.seconds;
+        let decisions = self.decisions as f64 / self.playouts as f64;
+        let half_game = self.steps as f64 / self.playouts as f64 / 2.0;
+        let seconds = decisions * f64::from(iterations) * half_game.max(1.0) / steps_per_sec;
+        Duration::try_from_secs_f64(seconds).ok()
+    }
 }
 
-/// Runs `playouts` random games of at most `max_steps` joint moves.
+/// How many random playouts to run: `count`, or fewer if `deadline` comes
+/// first (at least one is always run).
+#[derive(Clone, Copy, Debug)]
+pub struct PlayoutLimit {
+    pub count: u64,
+    pub deadline: Option<Instant>,
+}
+
+/// Runs random games of at most `max_steps` joint moves as `limit` says,
+/// calling `on_playout` with the number done after each.
 pub fn random_play(
     game: &Game,
-    playouts: u64,
+    limit: PlayoutLimit,
     seed: u64,
     max_steps: u32,
+    mut on_playout: impl FnMut(u64),
 ) -> Result<RandomPlay, EngineError> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut m = game.machine();
@@ -60,13 +90,20 @@ pub fn random_play(
         ..RandomPlay::default()
     };
     let started = Instant::now();
-    for _ in 0..playouts {
+    for done in 0..limit.count {
+        if done > 0 && limit.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
         state.clone_from(&start);
         m.set_state(&state);
         let mut depth = 0u32;
         while !m.is_terminal() && depth < max_steps {
             m.check_playable()?;
-            let choices: f64 = who.iter().map(|&r| m.legal(r).len() as f64).product();
+            let counts = who.iter().map(|&r| m.legal(r).len());
+            if counts.clone().any(|n| n > 1) {
+                out.decisions += 1;
+            }
+            let choices: f64 = counts.map(|n| n as f64).product();
             if out.branching.len() <= depth as usize {
                 out.branching.push((0.0, 0));
             }
@@ -83,6 +120,7 @@ pub fn random_play(
         }
         out.playouts += 1;
         out.steps += u64::from(depth);
+        on_playout(out.playouts);
         if !m.is_terminal() {
             out.unfinished += 1;
             continue;
@@ -102,20 +140,22 @@ pub fn random_play(
 
 /// `games` games of `mcts:iterations` against itself in every seat; the
 /// tallies per player (order of [`players`]). Game `g` uses seed `seed + g`.
-/// `done` is called after each game.
+/// `on_move` is called after each joint move with the games finished
+/// before and the moves made in the current one.
 pub fn self_play(
     game: &Game,
     games: u32,
     iterations: u32,
     seed: u64,
     max_steps: u32,
-    mut done: impl FnMut(u32),
+    mut on_move: impl FnMut(u32, u32),
 ) -> Result<Vec<Tally>, EngineError> {
     let who = players(game);
     let agents = vec![Agent::Mcts(Budget::Iterations(iterations)); game.role_count()];
     let mut tallies = vec![Tally::default(); who.len()];
     for g in 0..games {
-        let record = duel::play(game, &agents, seed.wrapping_add(u64::from(g)), 1, max_steps)?;
+        let seed = seed.wrapping_add(u64::from(g));
+        let record = duel::play_watched(game, &agents, seed, 1, max_steps, |m| on_move(g, m))?;
         for (tally, &r) in tallies.iter_mut().zip(&who) {
             match &record.goals {
                 Some(goals) => tally.add(
@@ -127,7 +167,6 @@ pub fn self_play(
                 None => tally.add_unfinished(record.length, record.thinking[r]),
             }
         }
-        done(g + 1);
     }
     Ok(tallies)
 }

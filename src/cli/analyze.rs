@@ -1,24 +1,32 @@
-//! `tabula analyze FILE [VARIANT] [--playouts N] [--mcts-games G]
-//! [--mcts-iterations I] [--seed S] [--json]`: the figures a designer asks
-//! for first.
+//! `tabula analyze FILE [VARIANT] [--seconds S] [--playouts N]
+//! [--mcts-games G] [--mcts-iterations I] [--seed S] [--json]`: the figures
+//! a designer asks for first.
 //!
 //! For each game: playouts and states per second, the distribution of game
-//! lengths (a histogram), the mean branching by depth, the share of draws,
-//! and each role's mean goal under random play and under short MCTS
-//! self-play (`mcts:I` in every seat, G games: first-player advantage).
-//! With two files the figures stand side by side, base then variant, and
-//! each histogram follows. The same seed gives the same figures except the
-//! speeds.
+//! lengths (a histogram), the players' branching by depth (nature's
+//! outcomes left out), the share of draws, and each role's mean goal under
+//! random play and under short MCTS self-play (`mcts:I` in every seat, G
+//! games: first-player advantage). With two files the figures stand side
+//! by side, base then variant, and each histogram follows.
+//!
+//! Without `--playouts` and `--mcts-games` the counts follow from a time
+//! budget (`--seconds`, shared by the files): random playouts for a quarter
+//! of a file's share (at most 1000), then as many self-play games (at most
+//! 10) as the speed measured by the playouts says fit in the rest; none,
+//! with the estimate of one game, when not even one fits. On a terminal
+//! each phase shows its progress and the time left on stderr. The same
+//! seed and counts give the same figures except the speeds.
 
 use super::json_string;
+use super::progress::{Progress, duration_words, time_left};
 use super::{EXIT_INVALID, EXIT_OK, GameOptions, open_file};
 use crate::agent::players;
-use crate::agent::survey::{self, RandomPlay};
+use crate::agent::survey::{self, PlayoutLimit, RandomPlay};
 use crate::agent::tally::Summary;
 use crate::engine::Game;
 use crate::front::engine_error;
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -27,12 +35,18 @@ pub struct Args {
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub options: GameOptions,
-    /// Random playouts per game.
-    #[arg(long, short = 'n', default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
-    pub playouts: u64,
-    /// Games of MCTS self-play per game (0: none).
-    #[arg(long, default_value_t = 10)]
-    pub mcts_games: u32,
+    /// The time to spend in all, in seconds, when the counts below are not
+    /// given: they then follow from the measured speed of each game.
+    #[arg(long, default_value_t = 60.0, value_parser = positive_seconds)]
+    pub seconds: f64,
+    /// Random playouts per game (default: as many as a quarter of the
+    /// game's share of --seconds allows, at most 1000).
+    #[arg(long, short = 'n', value_parser = clap::value_parser!(u64).range(1..))]
+    pub playouts: Option<u64>,
+    /// Games of MCTS self-play per game, 0 for none (default: as many as
+    /// the rest of the game's share of --seconds allows, at most 10).
+    #[arg(long)]
+    pub mcts_games: Option<u32>,
     /// Iterations per move in self-play.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     pub mcts_iterations: u32,
@@ -46,17 +60,52 @@ pub struct Args {
     pub json: bool,
 }
 
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() && s <= 1e9 => Ok(s),
+        _ => Err(format!("`{text}` is not a positive number of seconds")),
+    }
+}
+
 /// One game's figures.
 struct Analysis {
     file: String,
     roles: Vec<String>,
     random: RandomPlay,
-    /// Per role, its self-play summary.
-    mcts: Vec<Summary>,
+    self_play: SelfPlay,
+}
+
+/// Self-play's figures, or why there are none.
+enum SelfPlay {
+    /// Per role, its summary over `games` games.
+    Run { games: u32, summaries: Vec<Summary> },
+    /// Not run: `--mcts-games 0`, or the estimated time of one game
+    /// exceeded the budget.
+    NotRun { reason: String },
+}
+
+impl SelfPlay {
+    fn summary(&self, role: usize) -> Option<&Summary> {
+        match self {
+            SelfPlay::Run { summaries, .. } => summaries.get(role),
+            SelfPlay::NotRun { .. } => None,
+        }
+    }
+
+    fn games(&self) -> u32 {
+        match self {
+            SelfPlay::Run { games, .. } => *games,
+            SelfPlay::NotRun { .. } => 0,
+        }
+    }
 }
 
 const BARS: usize = 12;
 const BAR_WIDTH: usize = 40;
+/// Random playouts run at most by default.
+const DEFAULT_PLAYOUTS: u64 = 1000;
+/// Self-play games run at most by default.
+const DEFAULT_GAMES: u32 = 10;
 
 pub fn run(args: Args) -> i32 {
     let overrides = match args.options.overrides_or_usage() {
@@ -64,12 +113,13 @@ pub fn run(args: Args) -> i32 {
         Err(code) => return code,
     };
     let mut done = Vec::new();
+    let share = Duration::from_secs_f64(args.seconds / args.files.len() as f64);
     for path in &args.files {
         let loaded = match open_file(path, &args.options, &overrides) {
             Ok(l) => l,
             Err(code) => return code,
         };
-        match analyze(&loaded.game, path, &args) {
+        match analyze(&loaded.game, path, &args, share) {
             Ok(a) => done.push(a),
             Err(message) => {
                 errln!("{}: error: {message}", path.display());
@@ -95,33 +145,101 @@ pub fn run(args: Args) -> i32 {
     EXIT_OK
 }
 
-fn analyze(game: &Game, path: &std::path::Path, args: &Args) -> Result<Analysis, String> {
-    let random = survey::random_play(game, args.playouts, args.seed, args.max_steps)
-        .map_err(|e| engine_error(game, &e))?;
-    let progress = std::io::stderr().is_terminal() && !args.json && args.mcts_games > 0;
-    let tallies = survey::self_play(
-        game,
-        args.mcts_games,
-        args.mcts_iterations,
-        args.seed,
-        args.max_steps,
-        |g| {
-            if progress {
-                err!("\rself-play: {g}/{} games", args.mcts_games);
-                let _ = std::io::stderr().flush();
-            }
+fn analyze(
+    game: &Game,
+    path: &std::path::Path,
+    args: &Args,
+    share: Duration,
+) -> Result<Analysis, String> {
+    let started = Instant::now();
+    let mut progress = Progress::on_terminal(!args.json);
+    let name = path.display();
+    let limit = match args.playouts {
+        Some(count) => PlayoutLimit {
+            count,
+            deadline: None,
         },
-    )
+        None => PlayoutLimit {
+            count: DEFAULT_PLAYOUTS,
+            deadline: Some(started + share / 4),
+        },
+    };
+    let random = survey::random_play(game, limit, args.seed, args.max_steps, |done| {
+        progress.show(|| {
+            let by_count = done as f64 / limit.count as f64;
+            let by_time = limit.deadline.map_or(0.0, |d| {
+                let whole = d.saturating_duration_since(started).as_secs_f64();
+                started.elapsed().as_secs_f64() / whole.max(1e-9)
+            });
+            let left = time_left(started.elapsed(), by_count.max(by_time)).unwrap_or_default();
+            format!("{name}: random playouts {done}, {left}")
+        });
+    })
     .map_err(|e| engine_error(game, &e))?;
-    if progress {
-        err!("\r{}\r", " ".repeat(40));
-    }
+    let self_play = match planned_games(args, &random, share.saturating_sub(started.elapsed())) {
+        Ok(games) => {
+            let phase = Instant::now();
+            let length = mean_length(&random).max(1.0);
+            let tallies = survey::self_play(
+                game,
+                games,
+                args.mcts_iterations,
+                args.seed,
+                args.max_steps,
+                |g, moves| {
+                    progress.show(|| {
+                        let within = (f64::from(moves) / length).min(0.95);
+                        let fraction = (f64::from(g) + within) / f64::from(games);
+                        let left = time_left(phase.elapsed(), fraction).unwrap_or_default();
+                        format!(
+                            "{name}: self-play game {}/{games}, move {moves}, {left}",
+                            g + 1
+                        )
+                    });
+                },
+            )
+            .map_err(|e| engine_error(game, &e))?;
+            SelfPlay::Run {
+                games,
+                summaries: tallies.iter().map(|t| t.summary()).collect(),
+            }
+        }
+        Err(reason) => SelfPlay::NotRun { reason },
+    };
+    progress.clear();
     Ok(Analysis {
         file: path.display().to_string(),
         roles: players(game).iter().map(|&r| game.role_name(r)).collect(),
         random,
-        mcts: tallies.iter().map(|t| t.summary()).collect(),
+        self_play,
     })
+}
+
+/// The self-play games to run: `--mcts-games`, or as many as fit in `left`
+/// by the estimate from the random playouts (at most [`DEFAULT_GAMES`]);
+/// the reason when there are none.
+fn planned_games(args: &Args, random: &RandomPlay, left: Duration) -> Result<u32, String> {
+    let iterations = args.mcts_iterations;
+    match args.mcts_games {
+        Some(0) => return Err("--mcts-games 0".into()),
+        Some(games) => return Ok(games),
+        None => {}
+    }
+    let Some(one) = random.self_play_estimate(iterations) else {
+        return Err("no random playout to estimate its time from".into());
+    };
+    let fit = (left.as_secs_f64() / one.as_secs_f64().max(1e-9)).floor();
+    if fit >= 1.0 {
+        return Ok((fit as u32).min(DEFAULT_GAMES));
+    }
+    Err(format!(
+        "one game of mcts:{iterations} would take about {} here (--mcts-games 1 runs it)",
+        duration_words(one.as_secs_f64())
+    ))
+}
+
+fn mean_length(r: &RandomPlay) -> f64 {
+    lengths(r).0
 }
 
 /// Lengths: mean, median, min, max of the finished playouts.
@@ -170,19 +288,30 @@ fn text(a: &Analysis, args: &Args, summary: bool) -> String {
 
 fn goal_table(a: &Analysis, args: &Args) -> String {
     let width = a.roles.iter().map(String::len).max().unwrap_or(4).max(4);
-    let mut out = format!(
-        "{:<width$}  {:>11}  mcts:{} self-play, {} games: mean goal (95% CI)  wins draws losses\n",
-        "role", "random goal", args.mcts_iterations, args.mcts_games
-    );
+    let mcts = match &a.self_play {
+        SelfPlay::Run { games, .. } => format!(
+            "mcts:{} self-play, {games} games: mean goal (95% CI)  wins draws losses",
+            args.mcts_iterations
+        ),
+        SelfPlay::NotRun { reason } => {
+            format!(
+                "mcts:{} self-play: not run ({reason})",
+                args.mcts_iterations
+            )
+        }
+    };
+    let mut out = format!("{:<width$}  {:>11}  {mcts}\n", "role", "random goal");
     for (i, role) in a.roles.iter().enumerate() {
-        let s = &a.mcts[i];
-        out.push_str(&format!(
-            "{role:<width$}  {:>11.1}  {:>6.1} ± {:<5.1}{:>34}\n",
-            a.random.mean_goals()[i],
-            s.mean_goal,
-            s.ci95,
-            format!("{} {} {}", s.wins, s.draws, s.losses)
-        ));
+        let random = a.random.mean_goals()[i];
+        match a.self_play.summary(i) {
+            Some(s) => out.push_str(&format!(
+                "{role:<width$}  {random:>11.1}  {:>6.1} ± {:<5.1}{:>34}\n",
+                s.mean_goal,
+                s.ci95,
+                format!("{} {} {}", s.wins, s.draws, s.losses)
+            )),
+            None => out.push_str(&format!("{role:<width$}  {random:>11.1}  -\n")),
+        }
     }
     out
 }
@@ -219,7 +348,9 @@ fn branching(by_depth: &[(f64, u64)]) -> String {
         return String::new();
     }
     let step = by_depth.len().div_ceil(BARS);
-    let mut out = String::from("branching (mean joint choices per state) by depth\n");
+    let mut out = String::from(
+        "players' branching (mean joint choices of the players per state, nature left out) by depth\n",
+    );
     for (i, chunk) in by_depth.chunks(step).enumerate() {
         let (sum, n) = chunk
             .iter()
@@ -281,12 +412,14 @@ fn side_by_side(base: &Analysis, variant: &Analysis, args: &Args) -> String {
         row(
             format!("goal {role}, mcts:{}", args.mcts_iterations),
             &|a| {
-                a.roles
-                    .iter()
-                    .position(|r| r == role)
-                    .map_or("-".into(), |i| {
-                        format!("{:.1} ± {:.1}", a.mcts[i].mean_goal, a.mcts[i].ci95)
-                    })
+                let i = a.roles.iter().position(|r| r == role);
+                match (i, &a.self_play) {
+                    (None, _) => "-".into(),
+                    (Some(_), SelfPlay::NotRun { .. }) => "not run".into(),
+                    (Some(i), SelfPlay::Run { summaries, .. }) => {
+                        format!("{:.1} ± {:.1}", summaries[i].mean_goal, summaries[i].ci95)
+                    }
+                }
             },
         );
     }
@@ -302,8 +435,12 @@ fn side_by_side(base: &Analysis, variant: &Analysis, args: &Args) -> String {
         out.push_str(&format!("{name:<w0$}  {a:>w1$}  {b}\n"));
     }
     out.push_str(&format!(
-        "({} random playouts and {} self-play games of mcts:{} each)\n",
-        args.playouts, args.mcts_games, args.mcts_iterations
+        "(random playouts: {} and {}; self-play games of mcts:{}: {} and {})\n",
+        base.random.playouts,
+        variant.random.playouts,
+        args.mcts_iterations,
+        base.self_play.games(),
+        variant.self_play.games()
     ));
     out
 }
@@ -317,16 +454,17 @@ fn json(a: &Analysis, args: &Args) -> String {
         .iter()
         .enumerate()
         .map(|(i, role)| {
-            let s = &a.mcts[i];
+            let mcts = match a.self_play.summary(i) {
+                Some(s) => format!(
+                    "\"mcts_goal\":{:.4},\"mcts_ci95\":{:.4},\"mcts_wins\":{},\"mcts_draws\":{},\"mcts_losses\":{}",
+                    s.mean_goal, s.ci95, s.wins, s.draws, s.losses
+                ),
+                None => "\"mcts_goal\":null,\"mcts_ci95\":null,\"mcts_wins\":null,\"mcts_draws\":null,\"mcts_losses\":null".into(),
+            };
             format!(
-                "{{\"role\":{},\"random_goal\":{:.4},\"mcts_goal\":{:.4},\"mcts_ci95\":{:.4},\"mcts_wins\":{},\"mcts_draws\":{},\"mcts_losses\":{}}}",
+                "{{\"role\":{},\"random_goal\":{:.4},{mcts}}}",
                 json_string(role),
                 r.mean_goals()[i],
-                s.mean_goal,
-                s.ci95,
-                s.wins,
-                s.draws,
-                s.losses
             )
         })
         .collect();
@@ -337,13 +475,17 @@ fn json(a: &Analysis, args: &Args) -> String {
         .map(|&(s, n)| format!("{:.4}", s / n.max(1) as f64))
         .collect();
     format!(
-        "{{\"file\":{},\"playouts\":{},\"seconds\":{:.6},\"playouts_per_sec\":{per_sec:.2},\"states_per_sec\":{states:.0},\"unfinished\":{},\"draw_share\":{:.4},\"mean_length\":{mean:.4},\"median_length\":{median},\"min_length\":{min},\"max_length\":{max},\"mcts_games\":{},\"mcts_iterations\":{},\"roles\":[{}],\"branching_by_depth\":[{}],\"lengths\":[{}]}}",
+        "{{\"file\":{},\"playouts\":{},\"seconds\":{:.6},\"playouts_per_sec\":{per_sec:.2},\"states_per_sec\":{states:.0},\"unfinished\":{},\"draw_share\":{:.4},\"mean_length\":{mean:.4},\"median_length\":{median},\"min_length\":{min},\"max_length\":{max},\"mcts_games\":{},\"mcts_not_run\":{},\"mcts_iterations\":{},\"roles\":[{}],\"branching_by_depth\":[{}],\"lengths\":[{}]}}",
         json_string(&a.file),
         r.playouts,
         r.seconds,
         r.unfinished,
         draws_percent(r) / 100.0,
-        args.mcts_games,
+        a.self_play.games(),
+        match &a.self_play {
+            SelfPlay::NotRun { reason } => json_string(reason),
+            SelfPlay::Run { .. } => "null".into(),
+        },
         args.mcts_iterations,
         roles.join(","),
         branching.join(","),

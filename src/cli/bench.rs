@@ -234,6 +234,7 @@ impl Report {
             .goals
             .iter()
             .enumerate()
+            .filter(|&(r, _)| Some(r) != game.random_role()) // nature has no goal
             .map(|(r, g)| (game.role_name(r), g.map(|g| g as f64 / finished)))
             .collect();
         Report {

@@ -5,10 +5,10 @@
 //! stdout a line per valid file (`FILE: ok (roles x, o; 57 ground rules)`,
 //! or `(roles white, black; 1006 rules, on the rule evaluator)` for a game
 //! too large to ground; none with `--quiet`), or its sizes and the
-//! playouts' depth and branching with `--explain`; and the exit code: 0 if
-//! every file is valid (warnings allowed), 1 if any is invalid, 2 for a
-//! usage or I/O error (a file that cannot be opened). A file that is not
-//! UTF-8 or does not parse is invalid.
+//! playouts' depth and joint branching (nature included) with `--explain`;
+//! and the exit code: 0 if every file is valid (warnings allowed), 1 if any
+//! is invalid, 2 for a usage or I/O error (a file that cannot be opened). A
+//! file that is not UTF-8 or does not parse is invalid.
 //! Files open as in every other command ([`super::open_file`]).
 
 use super::{EXIT_OK, GameOptions, open_file, print_diagnostics};
@@ -134,7 +134,7 @@ fn print_summary(path: &Path, loaded: &Loaded, observed: &Observed) {
     }
     if observed.playouts > 0 {
         text.push_str(&format!(
-            "  playouts       {} ({} ended)\n  depth          mean {:.1}, max {}\n  branching      mean {:.1}\n",
+            "  playouts       {} ({} ended)\n  depth          mean {:.1}, max {}\n  joint branching mean {:.1} (every role's legal moves multiplied, nature's outcomes included)\n",
             observed.playouts,
             observed.finished,
             observed.mean_depth,

@@ -44,7 +44,9 @@ pub struct Args {
 }
 
 /// The agents of a match: one per player, in player order, with the label
-/// each is reported under (`ROLE=SPEC` as given, the role it starts in).
+/// each is reported under: `ROLE=SPEC` where it keeps its role; with
+/// `--swap`, where it plays every role, its spec (`mcts:100`), and where two
+/// agents share a spec, the role each starts in too (`random, from x`).
 struct Lineup {
     players: Vec<usize>,
     agents: Vec<Agent>,
@@ -57,7 +59,7 @@ pub fn run(args: Args) -> i32 {
         Err(code) => return code,
     };
     let game = &loaded.game;
-    let lineup = match lineup(game, &args.agents) {
+    let lineup = match lineup(game, &args.agents, args.swap) {
         Ok(l) => l,
         Err(message) => {
             errln!("error: {message}");
@@ -108,7 +110,7 @@ fn positive_games(text: &str) -> Result<u32, String> {
 
 /// The agents from the `--agent` options, random for the roles not named;
 /// no human (nobody would answer).
-fn lineup(game: &Game, options: &[String]) -> Result<Lineup, String> {
+fn lineup(game: &Game, options: &[String], swap: bool) -> Result<Lineup, String> {
     let given = agent::parse_options(game, options).map_err(|e| e.to_string())?;
     if let Some(option) = given
         .iter()
@@ -121,16 +123,28 @@ fn lineup(game: &Game, options: &[String]) -> Result<Lineup, String> {
         ));
     }
     let players = agent::players(game);
-    let (agents, labels) = players
+    let agents: Vec<Agent> = players
         .iter()
         .map(|&r| {
-            let agent = given
+            given
                 .iter()
                 .find(|(g, _)| *g == r)
-                .map_or(Agent::Random, |(_, a)| *a);
-            (agent, format!("{}={agent}", game.role_name(r)))
+                .map_or(Agent::Random, |(_, a)| *a)
         })
-        .unzip();
+        .collect();
+    let labels = players
+        .iter()
+        .zip(&agents)
+        .map(|(&r, agent)| {
+            let role = game.role_name(r);
+            let shared = agents.iter().filter(|a| *a == agent).count() > 1;
+            match (swap, shared) {
+                (false, _) => format!("{role}={agent}"),
+                (true, false) => agent.to_string(),
+                (true, true) => format!("{agent}, from {role}"),
+            }
+        })
+        .collect();
     Ok(Lineup {
         players,
         agents,

@@ -43,6 +43,7 @@ mod check;
 mod match_;
 mod perft;
 mod play;
+mod progress;
 mod render;
 mod repl;
 

@@ -6,8 +6,8 @@
 //! goals at the end. Random agents by default; nature (`random`) always
 //! throws by weight. A human agent types moves on standard input, by number
 //! or text; a move that is not legal is refused with the legal ones, and
-//! asked again. Moves are read, positions shown and agents chosen by the
-//! front end the REPL uses too ([`crate::front`]).
+//! asked again; `moves` lists them again. Moves are read, positions shown
+//! and agents chosen by the front end the REPL uses too ([`crate::front`]).
 
 use super::{
     EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, Line, clock_seed, open_game, read_line, use_color,
@@ -185,7 +185,8 @@ impl Table<'_> {
     }
 }
 /// Asks a human for a role's move until a legal one comes; `None` at the
-/// end of input. A line that is not text is refused like an illegal move.
+/// end of input. `moves` (or `m`) lists the legal moves again; a line that
+/// is not text is refused like an illegal move.
 fn ask(m: &Machine, role: usize, input: &mut impl BufRead) -> Option<u32> {
     let game = m.game();
     out!("{}", view::role_moves(m, role));
@@ -210,6 +211,10 @@ fn ask(m: &Machine, role: usize, input: &mut impl BufRead) -> Option<u32> {
         }
         match parse::choice(game, role, m.legal(role), &line) {
             Ok(mv) => return Some(mv),
+            // The REPL's word (a legal move spelt so is taken above).
+            Err(_) if matches!(line.trim(), "moves" | "m") => {
+                out!("{}", view::role_moves(m, role));
+            }
             Err(e) => errln!("error: {e}"),
         }
     }

@@ -5,6 +5,7 @@
 //! line, Ctrl-D quits. On a pipe: one command per line, no prompt, no
 //! colour. The exit code is 0 unless some command failed.
 
+use super::progress::{Progress, time_left};
 use super::{
     EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, Line, clock_seed, open_game, read_line, use_color,
 };
@@ -47,11 +48,29 @@ pub fn run(args: Args) -> i32 {
     let mut session = Session::new(loaded.game, origin, seed);
     let failed = if std::io::stdin().is_terminal() {
         session.set_color(use_color(&std::io::stdout()));
+        session.set_progress(progress_line());
         interactive(&mut session)
     } else {
         piped(&mut session)
     };
     if failed { EXIT_INVALID } else { EXIT_OK }
+}
+
+/// A long command's progress as a line on the terminal's stderr (nothing
+/// when stderr is not one), erased when the command is done.
+fn progress_line() -> crate::repl::ProgressSink {
+    let line = std::sync::Mutex::new(Progress::on_terminal(true));
+    Box::new(move |share, elapsed| {
+        let Ok(mut line) = line.lock() else { return };
+        if share >= 1.0 {
+            line.clear();
+        } else {
+            line.show(|| {
+                let left = time_left(elapsed, share).unwrap_or_default();
+                format!("searching: {:.0}%, {left}", 100.0 * share)
+            });
+        }
+    })
 }
 
 /// Prints a reply: text on stdout, errors on stderr.

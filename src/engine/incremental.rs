@@ -106,7 +106,7 @@ struct RuleInfo {
 /// rule scan is faster (views of 5 and 14 rules); from it up most measured
 /// games are faster on the incremental engine (views of 26 to 53,242
 /// rules), a few a little slower (those whose moves change much of a
-/// small view); the README's Speed section names the games.
+/// small view); docs/ENGINES.md's Speed section names the games.
 const INCREMENTAL_VIEW_RULES: usize = 20;
 
 /// Whether the incremental engine is expected to be faster than the

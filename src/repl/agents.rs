@@ -1,6 +1,7 @@
-//! The REPL's machine players: `hint [ITERATIONS]` (an MCTS search from the
-//! current state, shown per role to move) and `agent ROLE SPEC` (the agent
-//! `auto` plays a role with).
+//! The REPL's machine players: `hint [ITERATIONS|SECONDSs]` (an MCTS search
+//! from the current state, shown per role to move, saying when the best
+//! moves are within each other's confidence interval) and `agent ROLE SPEC`
+//! (the agent `auto` plays a role with).
 //!
 //! In: the session and the command's arguments. Out: text, or a
 //! [`CommandError`]. Holds: `hint` draws nothing from the session's
@@ -8,23 +9,37 @@
 //! for a hint never changes what follows; `agent` changes no position.
 
 use super::{CommandError, Session};
-use crate::agent::mcts::Search;
+use crate::agent::mcts::{MoveStat, Search};
 use crate::agent::{Agent, Budget, DEFAULT_ITERATIONS};
 use crate::engine::{EngineError, Machine};
 use crate::front::choosing;
 use rand::Rng;
+use std::time::Instant;
+
+/// The half-width of a conservative 95% confidence interval of a move's
+/// mean goal (0 to 100): the goal taken as either 0 or 100, which has the
+/// largest variance a goal of that mean can have, with the Agresti-Coull
+/// adjustment (two more wins and losses) so that a few playouts that all
+/// ended alike do not look certain.
+fn ci95(s: &MoveStat) -> f64 {
+    let n = s.visits as f64 + 4.0;
+    let p = (s.mean / 100.0 * s.visits as f64 + 2.0) / n;
+    100.0 * 1.96 * (p * (1.0 - p) / n).sqrt()
+}
 
 impl Session {
-    /// `hint [ITERATIONS]`: every legal move of each role to move, with its
-    /// visits and mean goal, best first.
+    /// `hint [ITERATIONS|SECONDSs]`: every legal move of each role to move,
+    /// with its visits and mean goal (± its 95% confidence interval), best
+    /// first, and a note where the best two are within each other's
+    /// interval.
     pub(super) fn hint(&mut self, args: &str) -> Result<String, CommandError> {
-        let iterations = match args {
-            "" => DEFAULT_ITERATIONS,
-            n => match n.parse::<u32>() {
-                Ok(n) if n > 0 => n,
+        let budget = match args {
+            "" => Budget::Iterations(DEFAULT_ITERATIONS),
+            given => match Agent::parse(&format!("mcts:{given}")) {
+                Ok(Agent::Mcts(budget)) => budget,
                 _ => {
                     return Err(CommandError::Agent(format!(
-                        "`hint` takes a positive number of iterations, not `{n}`"
+                        "`hint` takes a positive number of iterations (`hint 5000`) or seconds (`hint 2s`), not `{given}`"
                     )));
                 }
             },
@@ -39,18 +54,38 @@ impl Session {
             return Ok("nobody has a choice here\n".into());
         }
         let seed = self.seed ^ (self.cursor as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let search = Search::new(Budget::Iterations(iterations), 1, seed);
-        let found = search.run(&self.game, self.state())?;
-        let mut out = format!("mcts:{iterations}, {} iterations\n", found.iterations);
+        let search = Search::new(budget, 1, seed);
+        let started = Instant::now();
+        let watch = |share: f64| {
+            if let Some(show) = &self.progress {
+                show(share, started.elapsed());
+            }
+        };
+        let found = search.run_watched(&self.game, self.state(), &watch);
+        watch(1.0);
+        let found = found?;
+        let spec = Agent::Mcts(budget);
+        let mut out = format!("{spec}, {} iterations\n", found.iterations);
         for r in roles {
             out.push_str(&format!("{}:\n", self.game.role_name(r)));
+            let number = |s: &MoveStat| m.legal(r).iter().position(|&l| l == s.mv).unwrap_or(0) + 1;
             for s in &found.moves[r] {
-                let number = m.legal(r).iter().position(|&l| l == s.mv).unwrap_or(0) + 1;
                 out.push_str(&format!(
-                    "  {number:>3}. {:<24} visits {:>6}  mean goal {:>5.1}\n",
+                    "  {:>3}. {:<24} visits {:>6}  mean goal {:>5.1} ± {:.1}\n",
+                    number(s),
                     self.game.show_move(r, s.mv),
                     s.visits,
-                    s.mean
+                    s.mean,
+                    ci95(s)
+                ));
+            }
+            if let [best, second, ..] = &found.moves[r][..]
+                && (best.mean - second.mean).abs() <= ci95(best) + ci95(second)
+            {
+                out.push_str(&format!(
+                    "  moves {} and {} are within each other's 95% confidence interval: a longer search (`hint 5000`, `hint 5s`) may tell them apart\n",
+                    number(best),
+                    number(second)
                 ));
             }
         }

@@ -79,10 +79,11 @@ pub const COMMANDS: &[Command] = &[
     Command {
         name: "hint",
         aliases: &[],
-        usage: "hint [ITERATIONS]",
-        about: "Monte Carlo tree search from here (1000 iterations unless given); \
-                for each role to move, every legal move with its visits and mean goal, \
-                best first; changes nothing",
+        usage: "hint [ITERATIONS|SECONDSs]",
+        about: "Monte Carlo tree search from here (1000 iterations unless given, or \
+                seconds: `hint 2s`); for each role to move, every legal move with its \
+                visits and mean goal ± its 95% confidence interval, best first, and \
+                whether the best two are within each other's interval; changes nothing",
         operand: Operand::Nothing,
         run: Session::hint,
     },

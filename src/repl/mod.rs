@@ -74,7 +74,13 @@ pub struct Session {
     color: bool,
     /// The agent `auto` plays each role with (`agent ROLE SPEC`).
     agents: Vec<Agent>,
+    /// Where a long command (`hint`) reports the share of its work done and
+    /// the time spent; `None` on a pipe. A share of 1 means done.
+    progress: Option<ProgressSink>,
 }
+
+/// A front end's display of a long command's progress.
+pub type ProgressSink = Box<dyn Fn(f64, std::time::Duration) + Sync>;
 
 /// A command's text, or why it failed.
 type Res = Result<String, CommandError>;
@@ -93,6 +99,7 @@ impl Session {
             cursor: 0,
             color: false,
             agents,
+            progress: None,
         }
     }
 
@@ -118,6 +125,11 @@ impl Session {
     /// Colour in the board and the prompt's output (the front end decides).
     pub fn set_color(&mut self, color: bool) {
         self.color = color;
+    }
+
+    /// Where long commands show their progress (the front end decides).
+    pub fn set_progress(&mut self, sink: ProgressSink) {
+        self.progress = Some(sink);
     }
 
     pub fn game(&self) -> &Game {
@@ -500,6 +512,7 @@ impl Session {
         }
         let mut s = transcript::replay(Path::new(args))?;
         s.color = self.color;
+        s.progress = self.progress.take();
         *self = s;
         Ok(format!(
             "loaded {args}: {}\n{}",

@@ -17,6 +17,9 @@
 //! text is its lines, each ending with a line break, unless its last line is
 //! `\ no newline`. `{tmp}` in the command and the input stands for a fresh
 //! folder, and the folder's path in the output is written back as `{tmp}`.
+//! Measured times (the `s/move` column of a table, `"seconds_per_move"` in
+//! JSON) read `{time}` in the output: they depend on the machine's load, so
+//! a session compares everything but them.
 //! `TABULA_BLESS=1` rewrites the output sections from what the binary printed.
 #![allow(dead_code)]
 
@@ -60,8 +63,8 @@ pub fn session_in(folder: &str, name: &str, tmp: &Path) {
     let input = expected.stdin.replace("{tmp}", &tmp_text);
     let (out, err, code) = super::common::run(&args, &input);
     let actual = Session {
-        stdout: out.replace(&tmp_text, "{tmp}"),
-        stderr: err.replace(&tmp_text, "{tmp}"),
+        stdout: mask_times(&out.replace(&tmp_text, "{tmp}")),
+        stderr: mask_times(&err.replace(&tmp_text, "{tmp}")),
         code,
         ..expected
     };
@@ -78,6 +81,54 @@ pub fn session_in(folder: &str, name: &str, tmp: &Path) {
         "{} (TABULA_BLESS=1 rewrites it)",
         path.display()
     );
+}
+
+const TIME: &str = "{time}";
+const JSON_TIME_KEY: &str = "\"seconds_per_move\":";
+const TABLE_TIME_COLUMN: &str = "s/move";
+
+/// The text with every measured time replaced by `{time}`: the number after
+/// each `"seconds_per_move":`, and the last column of each row under a
+/// table header that ends in `s/move`.
+fn mask_times(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut under_time_header = false;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_end_matches('\n');
+        let masked = if content.ends_with(TABLE_TIME_COLUMN) {
+            under_time_header = true;
+            content.to_string()
+        } else if under_time_header && last_word_is_number(content) {
+            let cut = content.trim_end().rfind(' ').map_or(0, |i| i + 1);
+            format!("{}{TIME}", &content[..cut])
+        } else {
+            under_time_header = false;
+            mask_json_times(content)
+        };
+        out.push_str(&masked);
+        out.push_str(&line[content.len()..]);
+    }
+    out
+}
+
+fn last_word_is_number(line: &str) -> bool {
+    line.split_whitespace()
+        .last()
+        .is_some_and(|w| w.parse::<f64>().is_ok())
+}
+
+fn mask_json_times(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find(JSON_TIME_KEY) {
+        let value = at + JSON_TIME_KEY.len();
+        out.push_str(&rest[..value]);
+        out.push_str(TIME);
+        rest =
+            rest[value..].trim_start_matches(|c: char| c.is_ascii_digit() || ".-+eE".contains(c));
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A fresh empty folder for one session.
