@@ -43,7 +43,17 @@ impl Desugar<'_> {
         }
         let dname = self.lw.konst(&name, name_span);
         let fsym = self.lw.sym(&name);
-        for (faces, w) in throws(&faces, count) {
+        let Some(throws) = throws(&faces, count) else {
+            self.decl_error(
+                span,
+                format!(
+                    "a throw of these dice weighs more than {} (the product of its faces' weights), so its probability cannot be exact: use fewer dice or smaller weights",
+                    i64::MAX
+                ),
+            );
+            return;
+        };
+        for (faces, w) in throws {
             let m = Term::new(TermKind::App(fsym, faces), span);
             self.fact("outcome", vec![dname.clone(), m.clone()], span);
             let wt = Term::new(TermKind::Int(w), span);
@@ -141,25 +151,25 @@ impl Desugar<'_> {
 }
 
 /// Every throw of `count` dice: ordered tuples of faces with their weights
-/// multiplied, equal tuples merged (weights added), in first-seen order.
-fn throws(faces: &[(Term, i64)], count: i64) -> IndexMap<Vec<Term>, i64> {
+/// multiplied, equal tuples merged (weights added), in first-seen order;
+/// `None` if a throw's weight passes `i64::MAX`.
+fn throws(faces: &[(Term, i64)], count: i64) -> Option<IndexMap<Vec<Term>, i64>> {
     let mut tuples: Vec<(Vec<Term>, i64)> = vec![(Vec::new(), 1)];
     for _ in 0..count {
-        tuples = tuples
-            .into_iter()
-            .flat_map(|(t, w)| {
-                faces.iter().map(move |(f, fw)| {
-                    let mut t = t.clone();
-                    t.push(f.clone());
-                    (t, w.saturating_mul(*fw))
-                })
-            })
-            .collect();
+        let mut longer = Vec::with_capacity(tuples.len() * faces.len());
+        for (t, w) in tuples {
+            for (f, fw) in faces {
+                let mut t = t.clone();
+                t.push(f.clone());
+                longer.push((t, w.checked_mul(*fw)?));
+            }
+        }
+        tuples = longer;
     }
     let mut outcomes: IndexMap<Vec<Term>, i64> = IndexMap::new();
     for (t, w) in tuples {
         let total = outcomes.entry(t).or_insert(0);
-        *total = total.saturating_add(w);
+        *total = total.checked_add(w)?;
     }
-    outcomes
+    Some(outcomes)
 }
