@@ -1,7 +1,9 @@
 //! Issue 31: numbers that an integer used to wrap or saturate, each
-//! compared with its exact value through the built binary on every engine,
-//! and the inputs at the edge of a range that are refused with a located
-//! error instead of being changed silently.
+//! compared with its exact value through the built binary on every engine;
+//! the inputs at the edge of a range that are refused with a located error
+//! instead of being changed silently; and valid input that used to be
+//! refused (a variable `_1`) or input wrongly accepted without a word
+//! (`--param` on a KIF game) or without a place (a goal value).
 
 mod common;
 use common::run;
@@ -253,4 +255,53 @@ fn bench_gives_no_mean_over_no_finished_playout() {
         out.contains("\"mean_length\":null,\"mean_goals\":{\"p\":null,\"random\":null}"),
         "{out}"
     );
+}
+
+// ------------------------------------------------- valid input refused
+
+#[test]
+fn a_variable_may_be_named_underscore_digit_and_stays_apart_from_anonymous_ones() {
+    // `_1` is the author's variable; each `_` is one of its own, so
+    // `r(_)` does not bind `_1`: b(1) and b(2) are legal, not nothing.
+    let text = "roles p.\nq(1). q(2). r(3).\ninit s.\n\
+                legal(p, b(_1)) :- q(_1), r(_).\n\
+                next t :- true s.\nterminal :- true t.\ngoal(p, 100).\n";
+    let file = game("underscore_digit.rules", text);
+    for engine in ENGINES {
+        let (out, err, code) = run(&["perft", &file, "--depth", "1", "--engine", engine], "");
+        assert_eq!(code, 0, "{engine}: {err}");
+        assert_eq!(
+            out,
+            "depth 0 leaves 1 states 1\ndepth 1 leaves 2 states 1\n"
+        );
+    }
+}
+
+#[test]
+fn a_parameter_given_to_a_kif_game_is_refused() {
+    let (_, err, code) = run(&["check", "tests/games/nim4.kif", "--param", "size=6"], "");
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "tests/games/nim4.kif: error[E0107]: the game has no parameter `size`\n  \
+         = note: a KIF game declares no parameters: `--param` is for native games\n"
+    );
+}
+
+#[test]
+fn a_goal_value_that_is_no_integer_is_located_on_every_engine() {
+    let file = game(
+        "high_goal.kif",
+        "(role x)\n(init on)\n(<= terminal (true on))\n(goal x high)\n",
+    );
+    for engine in ENGINES {
+        let (_, err, code) = run(&["check", &file, "--engine", engine], "");
+        assert_eq!(code, 1, "{engine}");
+        assert!(
+            err.starts_with(&format!(
+                "{file}:4:9: error[E0202]: goal value high of role x is not an integer\n"
+            )),
+            "{engine}: {err}"
+        );
+    }
 }

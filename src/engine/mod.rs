@@ -12,6 +12,7 @@ mod fixpoint;
 mod incremental;
 pub mod perft;
 mod rules;
+pub mod values;
 
 use crate::diag::Diagnostic;
 use crate::ground::{self, AtomId, Ground, GroundAtom, GroundStats, Limits, TermId, TermTable};
