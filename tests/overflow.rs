@@ -305,3 +305,40 @@ fn a_goal_value_that_is_no_integer_is_located_on_every_engine() {
         );
     }
 }
+
+#[test]
+fn the_rule_evaluator_reads_relations_of_more_than_64_arguments() {
+    // `wide/65` read with its last place free, its first place free and a
+    // negation over 65 places: the same five moves on every engine.
+    let places = |from: usize, to: usize, prefix: &str| {
+        (from..=to)
+            .map(|i| format!("{prefix}{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (a1_64, a2_64, v2_64) = (places(1, 64, "a"), places(2, 64, "a"), places(2, 64, "V"));
+    let text = format!(
+        "roles x.
+wide({a1_64}, a65).
+wide({a1_64}, z).
+init c(0).
+legal(x, m(L)) :- true c(0), wide({a1_64}, L).
+legal(x, n(F)) :- true c(0), wide(F, {a2_64}, a65).
+legal(x, o(V1, V65)) :- true c(0), wide(V1, {v2_64}, V65), not wide(V1, {v2_64}, q).
+next c(1) :- true c(0).
+terminal :- true c(1).
+goal(x, 100).
+"
+    );
+    let file = game("wide.rules", &text);
+    for engine in ENGINES {
+        let (out, err, code) = run(&["repl", &file, "--engine", engine], "");
+        assert_eq!(code, 0, "{engine}: {err}");
+        assert!(
+            out.contains(
+                "x: 1. m(a65)       2. m(z)         3. n(a1)        4. o(a1, a65)\n   5. o(a1, z)\n"
+            ),
+            "{engine}:\n{out}"
+        );
+    }
+}

@@ -50,13 +50,13 @@ fn bind_all(p: &Pat, bound: &mut [bool]) {
 }
 
 /// The steps of `rule` for a call binding the head arguments in `mask`
-/// (bit `i` for argument `i`); `kind` tells of positive literal `i`
+/// (bit `i` for argument `i`; an argument from 64 on counts as free); `kind` tells of positive literal `i`
 /// whether it is a `does` literal and, for an aggregate's value, how many
 /// leading arguments are its shared variables.
 pub fn plan(rule: &Prepared, mask: u64, kind: impl Fn(usize) -> Kind) -> Vec<Step> {
     let mut bound = vec![false; rule.vars];
     for (i, p) in rule.head.args.iter().enumerate() {
-        if mask >> i & 1 == 1 {
+        if i < 64 && mask >> i & 1 == 1 {
             bind_all(p, &mut bound);
         }
     }
