@@ -342,3 +342,26 @@ goal(x, 100).
         );
     }
 }
+
+// ------------------------------------------------------------ wide input
+
+#[test]
+fn a_fact_of_40000_arguments_reads_with_its_ranges_expanded_in_order() {
+    // Reading it used to cost time quadratic in its arguments; now linear
+    // (measured with `tabula check`, not here: tests time nothing).
+    let middle = (0..40_000).map(|i| format!("a{i}")).collect::<Vec<_>>();
+    let text = format!(
+        "roles x.\nbig(1..2, {}, 3..4).\ninit c.\n\
+         legal(x, m(F, L)) :- big(F, a0, {}, L).\n\
+         next d :- true c.\nterminal :- true d.\ngoal(x, 100).\n",
+        middle.join(", "),
+        middle[1..].join(", ")
+    );
+    let file = game("big_fact.rules", &text);
+    let (out, err, code) = run(&["repl", &file], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("x: 1. m(1, 3)   2. m(1, 4)   3. m(2, 3)   4. m(2, 4)\n"),
+        "{out}"
+    );
+}
