@@ -5,11 +5,13 @@
 //! soon as its variables are bound (a filter costs nothing and prunes
 //! early; `X = Expr` binds `X` as soon as `Expr` is bound); otherwise a
 //! positive literal with every argument bound comes first, then a `does`
-//! literal, then the body's own order; an aggregate's value waits until
+//! literal, then the one with the fewest variables left to bind (the
+//! body's own order only breaks ties); an aggregate's value waits until
 //! its shared arguments are bound.
 
 use crate::ground::prepare::{Pat, Prepared};
 use crate::syntax::CmpOp;
+use std::cmp::Reverse;
 
 /// One step of a body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,9 +135,11 @@ pub enum Kind {
 
 /// The place in `left` of the positive literal to solve next: one with
 /// every argument bound (a look-up), else a `does` literal (one answer per
-/// role at most), else the first in the body's order, which GDL authors
-/// write for left-to-right evaluation; an aggregate whose shared arguments
-/// are not all bound only when nothing else is left.
+/// role at most), else the one leaving the fewest variables to bind (the
+/// most constrained), then the one with the most bound arguments, then the
+/// first in the body's order; an aggregate whose shared arguments are not
+/// all bound only when nothing else is left. So the order depends on what
+/// the literals bind, not on the order the author wrote them in.
 fn best_positive(
     rule: &Prepared,
     left: &[usize],
@@ -149,7 +153,19 @@ fn best_positive(
             Kind::Aggregate(shared) => args[..shared].iter().all(|p| bound_in(p, bound)),
             _ => true,
         };
-        (ready, all, kind(i) == Kind::Does)
+        let mut free = Vec::new();
+        args.iter().for_each(|p| bindable(p, &mut free));
+        free.retain(|&v| !bound[v as usize]);
+        free.sort_unstable();
+        free.dedup();
+        let bound_args = args.iter().filter(|p| bound_in(p, bound)).count();
+        (
+            ready,
+            all,
+            kind(i) == Kind::Does,
+            Reverse(free.len()),
+            bound_args,
+        )
     };
     let best = left.iter().map(|&i| score(i)).max()?;
     left.iter().position(|&i| score(i) == best)
