@@ -170,3 +170,46 @@ fn best_positive(
     let best = left.iter().map(|&i| score(i)).max()?;
     left.iter().position(|&i| score(i) == best)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ground::prepare::prepare;
+    use crate::ground::terms::TermTable;
+    use crate::syntax::{self, SourceMap, Syntax};
+
+    /// The relations of `h`'s positive literals in the order planned for a
+    /// call with no argument bound.
+    fn planned(body: &[&str]) -> Vec<String> {
+        let text = format!("h(X, Y, Z, W) :- {}.", body.join(", "));
+        let mut sources = SourceMap::default();
+        let program = syntax::parse_str(&mut sources, "t.rules", &text, Syntax::Rules)
+            .expect("the rule parses");
+        let rule = &program.rules[0];
+        let prepared = prepare(rule, &mut TermTable::default()).expect("the rule prepares");
+        let steps = plan(&prepared[0], 0, |_| Kind::Plain);
+        (steps.iter())
+            .map(|step| match step {
+                Step::Pos(i) => program
+                    .symbols
+                    .name(prepared[0].pos[*i as usize].rel.0)
+                    .to_string(),
+                other => panic!("only positive literals here, not {other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_plan_of_a_body_does_not_depend_on_its_order() {
+        // Each literal binds one variable more than the one before it: the
+        // cheap order is a, b, c, d whatever order the author wrote.
+        let body = ["a(X)", "b(X, Y)", "c(X, Y, Z)", "d(X, Y, Z, W)"];
+        let mut orders = vec![body.to_vec()];
+        orders.push(body.iter().rev().copied().collect());
+        orders.push(vec![body[2], body[0], body[3], body[1]]);
+        orders.push(vec![body[3], body[1], body[0], body[2]]);
+        for order in orders {
+            assert_eq!(planned(&order), ["a", "b", "c", "d"], "{order:?}");
+        }
+    }
+}
