@@ -99,7 +99,19 @@ fn a_weight_of_a_throw_is_exact_or_refused() {
             "{engine}:\n{out}"
         );
     }
-    // 10^24 for `zd(a, a, a, a)`: no 64-bit weight holds it.
+    // Four dice of weight 10^6: 10^24 each, the same as 1 each.
+    let even = HEAVY_DICE.replace(
+        "dice 3 zd: a weight 1000000, b weight 1000000, c weight 1000000.",
+        "dice 4 zd: a weight 1000000, b weight 1000000.",
+    );
+    let file = game("even_four.rules", &even);
+    for engine in ENGINES {
+        let (out, err, code) = run(&["repl", &file, "--engine", engine], "");
+        assert_eq!(code, 0, "{engine}: {err}");
+        assert_eq!(out.matches(" 1/16").count(), 16, "{engine}:\n{out}");
+    }
+    // 10^24 for `zd(a, a, a, a)` against 1 for `zd(b, b, b, b)`: no 64-bit
+    // weight holds it.
     let four = HEAVY_DICE.replace(
         "dice 3 zd: a weight 1000000, b weight 1000000, c weight 1000000.",
         "dice 4 zd: a weight 1000000, b weight 1.",

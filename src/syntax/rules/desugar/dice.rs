@@ -4,7 +4,9 @@
 //! dice (ordered tuples of faces, equal tuples merged with their weights
 //! added), and `legal(random, Throw) :- roll(Name), outcome(Name, Throw)`;
 //! nature passes (`noop`) while no dice are rolled. Holds: at most
-//! [`MAX_OUTCOMES`] throws.
+//! [`MAX_OUTCOMES`] throws; every weight exact (the faces' weights divided
+//! by their common divisor where the products would not fit an `i64`, and
+//! the declaration refused where they still do not).
 
 use super::{Desugar, MAX_OUTCOMES};
 use crate::syntax::ast::{Literal, Span, Term, TermKind};
@@ -43,11 +45,11 @@ impl Desugar<'_> {
         }
         let dname = self.lw.konst(&name, name_span);
         let fsym = self.lw.sym(&name);
-        let Some(throws) = throws(&faces, count) else {
+        let Some(throws) = throws(&faces, count).or_else(|| throws(&reduced(&faces), count)) else {
             self.decl_error(
                 span,
                 format!(
-                    "a throw of these dice weighs more than {} (the product of its faces' weights), so its probability cannot be exact: use fewer dice or smaller weights",
+                    "a throw of these dice weighs more than {} (the product of its faces' weights over their common divisor), so its probability cannot be exact: use fewer dice or closer weights",
                     i64::MAX
                 ),
             );
@@ -148,6 +150,18 @@ impl Desugar<'_> {
             self.rule(head, body, span);
         }
     }
+}
+
+/// The faces with their weights divided by the weights' greatest common
+/// divisor: the same probabilities from smaller numbers.
+fn reduced(faces: &[(Term, i64)]) -> Vec<(Term, i64)> {
+    fn gcd(a: i64, b: i64) -> i64 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    let divisor = faces.iter().fold(0, |g, &(_, w)| gcd(g, w)).max(1);
+    (faces.iter())
+        .map(|(face, w)| (face.clone(), w / divisor))
+        .collect()
 }
 
 /// Every throw of `count` dice: ordered tuples of faces with their weights
