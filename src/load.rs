@@ -141,6 +141,10 @@ fn make_game(
     engine: Option<EngineKind>,
 ) -> Result<(Game, Option<String>), Vec<Diagnostic>> {
     let limits = Limits::default();
+    let bad_values = crate::engine::values::written_values(program);
+    if !bad_values.is_empty() {
+        return Err(bad_values);
+    }
     if engine == Some(EngineKind::Rules) {
         return Ok((Game::from_rules(program, &limits)?, None));
     }

@@ -24,7 +24,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use tabula::engine::perft::perft;
+use tabula::engine::perft::{PerftError, perft};
 use tabula::engine::{End, EngineError, Game, Machine, State};
 use tabula::syntax::Syntax;
 
@@ -1004,7 +1004,9 @@ fn no_legal_move_is_an_error_value() {
         }
         other => panic!("{what}: expected NoLegalMove, got {other:?}"),
     };
-    let err = perft(&game, 3, |_| {}).expect_err("perft must fail");
+    let PerftError::Engine(err) = perft(&game, 3, |_| {}).expect_err("perft must fail") else {
+        panic!("perft: expected an engine error");
+    };
     expect(err, "perft");
     let mut m = game.machine();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);

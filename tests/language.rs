@@ -107,7 +107,7 @@ fn rules_sugar_anonymous_variables_and_groups() {
     assert_eq!(
         got,
         lines(
-            "p(X) :- q(X, _1), not r(X), (X + 1) > 6, (a ; b, c).
+            "p(X) :- q(X, _), not r(X), (X + 1) > 6, (a ; b, c).
              init(cell(1, 3, b)).
              init(cell(2, 3, b)).
              next(f(X)) :- true(g(X)), does(R, m(X)), Y = ((X mod 2) - -1).

@@ -180,7 +180,8 @@ struct Node {
     edges: Vec<Vec<Edge>>,
     /// Nature's outcomes with their weights, and their sum.
     chance: Vec<(u32, u64)>,
-    chance_total: u64,
+    /// The sum of the weights (each below 2^63, so the sum fits u128).
+    chance_total: u128,
     /// Children by joint move (nature's outcome included).
     children: Vec<(Box<[u32]>, u32)>,
     visits: u64,
@@ -256,7 +257,7 @@ impl Tree {
                 .collect();
         }
         node.chance = m.chance()?;
-        node.chance_total = node.chance.iter().map(|&(_, w)| w).sum();
+        node.chance_total = node.chance.iter().map(|&(_, w)| u128::from(w)).sum();
         Ok(node)
     }
 
@@ -422,12 +423,13 @@ fn ucb<R: Rng>(edges: &[Edge], log_n: f64, rng: &mut R) -> usize {
 }
 
 /// Nature's outcome drawn by weight (the only one without a draw).
-fn sample<R: Rng>(chance: &[(u32, u64)], total: u64, rng: &mut R) -> u32 {
+fn sample<R: Rng>(chance: &[(u32, u64)], total: u128, rng: &mut R) -> u32 {
     if chance.len() == 1 {
         return chance[0].0;
     }
-    let mut x = rng.random_range(0..total);
+    let mut x = crate::engine::draw_below(total, rng);
     for &(mv, w) in chance {
+        let w = u128::from(w);
         if x < w {
             return mv;
         }

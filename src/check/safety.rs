@@ -29,14 +29,10 @@ pub(super) fn check(program: &Program, out: &mut Sink) {
     }
 }
 
-/// The name a user wrote for a variable (the native reader names each `_`
-/// `_1`, `_2`...).
+/// The name a user wrote for a variable (`_` for an anonymous one).
 fn var_name(program: &Program, v: Sym) -> String {
     let name = program.symbols.name(v);
-    let anonymous = name
-        .strip_prefix('_')
-        .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
-    if anonymous {
+    if crate::syntax::ast::is_anonymous_variable(name) {
         "_".to_string()
     } else {
         name.to_string()

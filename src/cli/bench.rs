@@ -222,26 +222,37 @@ fn show_progress(done: u64, all: u64) {
 struct Report {
     seconds: f64,
     per_sec: f64,
-    mean_length: f64,
-    /// Per role: its name and mean goal (`None` for a goal-less chance role).
+    /// Per role but nature: its name and mean goal (`None` for every role
+    /// when no playout finished).
     means: Vec<(String, Option<f64>)>,
+    /// Whether some playout ended in a terminal state with goals.
+    finished: bool,
+    /// `None` over no playout.
+    mean_length: Option<f64>,
 }
 
 impl Report {
     fn new(game: &Game, total: &Totals, seconds: f64) -> Report {
-        let finished = (total.playouts - total.unfinished - total.bad_goals).max(1) as f64;
+        // No finished playout, no mean: every role alike has none.
+        let finished = total.playouts - total.unfinished - total.bad_goals;
         let means = total
             .goals
             .iter()
             .enumerate()
             .filter(|&(r, _)| Some(r) != game.random_role()) // nature has no goal
-            .map(|(r, g)| (game.role_name(r), g.map(|g| g as f64 / finished)))
+            .map(|(r, g)| {
+                let mean = g
+                    .filter(|_| finished > 0)
+                    .map(|g| g as f64 / finished as f64);
+                (game.role_name(r), mean)
+            })
             .collect();
         Report {
             seconds,
             per_sec: total.playouts as f64 / seconds.max(1e-9),
-            mean_length: total.steps as f64 / total.playouts.max(1) as f64,
+            mean_length: (total.playouts > 0).then(|| total.steps as f64 / total.playouts as f64),
             means,
+            finished: finished > 0,
         }
     }
 
@@ -255,28 +266,35 @@ impl Report {
             })
             .collect();
         format!(
-            "{{\"playouts\":{},\"unfinished\":{},\"bad_goals\":{},\"seconds\":{:.6},\"playouts_per_sec\":{:.2},\"mean_length\":{:.4},\"mean_goals\":{{{}}},\"chance\":{}}}",
+            "{{\"playouts\":{},\"unfinished\":{},\"bad_goals\":{},\"seconds\":{:.6},\"playouts_per_sec\":{:.2},\"mean_length\":{},\"mean_goals\":{{{}}},\"chance\":{}}}",
             total.playouts,
             total.unfinished,
             total.bad_goals,
             self.seconds,
             self.per_sec,
-            self.mean_length,
+            self.mean_length
+                .map_or("null".to_string(), |l| format!("{l:.4}")),
             goals.join(","),
             chance_json(game, &total.chance)
         )
     }
 
     fn text(&self, total: &Totals, max_steps: u32) -> String {
+        let length = self
+            .mean_length
+            .map_or("none".to_string(), |l| format!("{l:.2}"));
         let mut out = format!(
-            "{} playouts in {:.3} s: {:.1} playouts/s, mean length {:.2}\n",
-            total.playouts, self.seconds, self.per_sec, self.mean_length
+            "{} playouts in {:.3} s: {:.1} playouts/s, mean length {length}\n",
+            total.playouts, self.seconds, self.per_sec
         );
         if total.unfinished > 0 {
             out.push_str(&format!(
                 "{} playouts reached --max-steps {max_steps} unfinished\n",
                 total.unfinished
             ));
+        }
+        if !self.finished {
+            out.push_str("no playout finished, so no role has a mean goal\n");
         }
         for (r, m) in &self.means {
             match m {

@@ -27,8 +27,9 @@ pub struct Tally {
 #[derive(Default)]
 struct MoveTally {
     drawn: u64,
-    /// Per sum of weights of a state: the move's weights there, added up.
-    weights: BTreeMap<u64, u128>,
+    /// Per sum of weights of a state: the move's weights there, added up
+    /// (each weight is below 2^63: no sum of fewer than 2^64 passes u128).
+    weights: BTreeMap<u128, u128>,
 }
 
 /// One row of the report.
@@ -47,7 +48,7 @@ impl Tally {
             return Ok(());
         }
         let outcomes = m.chance()?;
-        let total: u64 = outcomes.iter().map(|&(_, w)| w).sum();
+        let total: u128 = outcomes.iter().map(|&(_, w)| u128::from(w)).sum();
         self.draws += 1;
         for (mv, w) in outcomes {
             let seen = self.moves.entry(mv).or_default();

@@ -1,7 +1,7 @@
 //! `tabula perft FILE --depth D [--json]`: exhaustive counts per depth.
 
-use super::{EXIT_INVALID, EXIT_OK, GameArgs, open_game};
-use crate::engine::perft::{Level, perft};
+use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, open_game};
+use crate::engine::perft::{Level, PerftError, perft};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -42,13 +42,18 @@ pub fn run(args: Args) -> i32 {
             }
             EXIT_OK
         }
-        Err(e) => {
+        Err(PerftError::Engine(e)) => {
             errln!(
                 "{}: error: {}",
                 args.game.file.display(),
                 crate::front::engine_error(&loaded.game, &e)
             );
             EXIT_INVALID
+        }
+        // The game is valid; the depth asked for is beyond exact counting.
+        Err(e @ PerftError::TooManyLeaves { .. }) => {
+            errln!("{}: error: {e}", args.game.file.display());
+            EXIT_USAGE
         }
     }
 }

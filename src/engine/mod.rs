@@ -12,6 +12,7 @@ mod fixpoint;
 mod incremental;
 pub mod perft;
 mod rules;
+pub mod values;
 
 use crate::diag::Diagnostic;
 use crate::ground::{self, AtomId, Ground, GroundAtom, GroundStats, Limits, TermId, TermTable};
@@ -84,6 +85,16 @@ pub enum EngineError {
     /// cycle through negation met).
     #[error("{message}")]
     Evaluation { message: String, state: State },
+}
+
+/// A number drawn uniformly below `total` (positive): drawn as a `u64`
+/// where it fits, so a seed gives the same draws as before weights could
+/// add up past 2^64.
+pub fn draw_below<R: Rng>(total: u128, rng: &mut R) -> u128 {
+    match u64::try_from(total) {
+        Ok(small) => u128::from(rng.random_range(0..small)),
+        Err(_) => rng.random_range(0..total),
+    }
 }
 
 /// Numbers as `1, 2, 3`.
@@ -802,13 +813,14 @@ impl<'g> Machine<'g> {
             [only] if chance => self.weight(only).map(|_| only),
             [only] => Ok(only),
             _ if chance => {
-                let mut total = 0u64;
+                // Each weight is below 2^63, so no sum of them passes u128.
+                let mut total = 0u128;
                 for &m in legal {
-                    total += self.weight(m)?;
+                    total += u128::from(self.weight(m)?);
                 }
-                let mut x = rng.random_range(0..total);
+                let mut x = draw_below(total, rng);
                 for &m in legal {
-                    let w = self.weight(m)?;
+                    let w = u128::from(self.weight(m)?);
                     if x < w {
                         return Ok(m);
                     }

@@ -4,10 +4,25 @@
 //! leaves (joint-move sequences of length d, chance outcomes counted as
 //! branches, terminal states not expanded) and of distinct states among them.
 //! Holds: each level is a map from state to multiplicity, so transpositions
-//! are expanded once.
+//! are expanded once. Counts are exact: one that would pass `u128::MAX`
+//! stops the count with [`PerftError::TooManyLeaves`] instead of wrapping.
 
 use super::{EngineError, Game, State};
 use rustc_hash::FxHashMap;
+
+/// Why a count stopped.
+#[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
+pub enum PerftError {
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// `roles x. init c(0). legal(x, a). legal(x, b). next c(0) :- true c(0).`
+    /// at depth 128: 2^128 leaves.
+    #[error(
+        "depth {depth} has more than {} leaves, the most tabula counts exactly",
+        u128::MAX
+    )]
+    TooManyLeaves { depth: u32 },
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
@@ -21,7 +36,7 @@ pub fn perft(
     game: &Game,
     depth: u32,
     mut report: impl FnMut(Level),
-) -> Result<Vec<Level>, EngineError> {
+) -> Result<Vec<Level>, PerftError> {
     let mut m = game.machine();
     let mut level: FxHashMap<State, u128> = FxHashMap::default();
     level.insert(game.initial(), 1);
@@ -30,7 +45,9 @@ pub fn perft(
     let mut joint = vec![0u32; roles];
     let mut idx = vec![0usize; roles];
     for d in 0..=depth {
-        let leaves = level.values().sum();
+        let leaves = (level.values())
+            .try_fold(0u128, |sum, &mult| sum.checked_add(mult))
+            .ok_or(PerftError::TooManyLeaves { depth: d })?;
         let l = Level {
             depth: d,
             leaves,
@@ -56,7 +73,11 @@ pub fn perft(
                 }
                 m.next_into(&joint, &mut scratch);
                 match next.get_mut(&scratch) {
-                    Some(c) => *c += mult,
+                    Some(c) => {
+                        *c = c
+                            .checked_add(*mult)
+                            .ok_or(PerftError::TooManyLeaves { depth: d + 1 })?
+                    }
                     None => {
                         next.insert(scratch.clone(), *mult);
                     }

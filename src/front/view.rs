@@ -91,7 +91,7 @@ pub fn role_moves(m: &Machine, role: usize) -> String {
     } else {
         None
     };
-    let total: u64 = weights.iter().flatten().map(|w| w.1).sum();
+    let total: u128 = weights.iter().flatten().map(|w| u128::from(w.1)).sum();
     let items: Vec<String> = legal
         .iter()
         .enumerate()
@@ -99,7 +99,7 @@ pub fn role_moves(m: &Machine, role: usize) -> String {
             let w = weights
                 .as_ref()
                 .and_then(|ws| ws.iter().find(|w| w.0 == mv))
-                .map(|w| format!(" {}", fraction(w.1, total)))
+                .map(|w| format!(" {}", fraction(u128::from(w.1), total)))
                 .unwrap_or_default();
             format!("{}. {}{w}", i + 1, game.show_move(role, mv))
         })
@@ -108,8 +108,8 @@ pub fn role_moves(m: &Machine, role: usize) -> String {
 }
 
 /// `w/total` reduced, such as `1/6`; `1` for certainty.
-pub fn fraction(w: u64, total: u64) -> String {
-    fn gcd(a: u64, b: u64) -> u64 {
+pub fn fraction(w: u128, total: u128) -> String {
+    fn gcd(a: u128, b: u128) -> u128 {
         if b == 0 { a } else { gcd(b, a % b) }
     }
     let g = gcd(w, total).max(1);

@@ -91,6 +91,19 @@ impl std::hash::Hash for Term {
     }
 }
 
+/// The name the native reader gives the `n`-th anonymous `_` of a file:
+/// `_#n`, which no user can write (`#` is no character of a variable), so
+/// a user's `_1` stays a variable of its own.
+pub fn anonymous_variable(n: usize) -> String {
+    format!("_#{n}")
+}
+
+/// Whether a variable's name is one [`anonymous_variable`] made.
+pub fn is_anonymous_variable(name: &str) -> bool {
+    name.strip_prefix("_#")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TermKind {
     /// A variable; the parsers give every anonymous `_` a fresh name.

@@ -78,6 +78,16 @@ pub fn load(
     })?;
     let file = sources.add(path.display().to_string(), text);
     match syntax {
+        Syntax::Kif if !overrides.is_empty() => Err(overrides
+            .iter()
+            .map(|(name, _)| {
+                Diagnostic::global(
+                    codes::UNKNOWN_NAME,
+                    format!("the game has no parameter `{name}`"),
+                )
+                .with_note("a KIF game declares no parameters: `--param` is for native games")
+            })
+            .collect()),
         Syntax::Kif => kif::parse_program(sources, file),
         Syntax::Rules => rules::parse_program(sources, file, overrides),
     }

@@ -9,7 +9,9 @@
 //! both. Literals and rules print in the native syntax (for tests,
 //! `--explain` and debugging).
 
-use super::ast::{ArithOp, Atom, Literal, Rule, Sym, Symbols, Syntax, Term, TermKind};
+use super::ast::{
+    ArithOp, Atom, Literal, Rule, Sym, Symbols, Syntax, Term, TermKind, is_anonymous_variable,
+};
 use std::fmt;
 
 /// What a term is, one level deep.
@@ -62,6 +64,12 @@ impl<V: TermView> fmt::Display for Show<'_, V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sub = |item| Show { item, ..*self };
         match self.item.shape() {
+            // Each anonymous variable occurs once in its rule: `_` again.
+            Shape::Var(s)
+                if self.syntax == Syntax::Rules && is_anonymous_variable(self.symbols.name(s)) =>
+            {
+                f.write_str("_")
+            }
             Shape::Var(s) | Shape::Const(s) => f.write_str(self.symbols.name(s)),
             Shape::Int(i) => write!(f, "{i}"),
             Shape::App(name, n) => {

@@ -423,11 +423,7 @@ impl<'g> Evaluator<'g> {
         // A copy of the call (in a vector kept for reuse) while its rules run.
         let mut call = self.calls.pop().unwrap_or_default();
         call.extend_from_slice(&self.table(t).call);
-        let mask = call
-            .iter()
-            .enumerate()
-            .filter(|(_, a)| a.is_some())
-            .fold(0u64, |m, (i, _)| m | 1 << i);
+        let mask = places(call.iter().map(Option::is_some));
         let rules = &self.game.rules;
         // A call with every argument bound has at most one answer: found,
         // it is final, and the remaining rules need not run.
@@ -507,6 +503,7 @@ impl<'g> Evaluator<'g> {
             + self.table(t).count()
     }
 
+    /// The plan of rule `r` for a call binding the places in `mask`.
     fn plan_of(&mut self, r: usize, mask: u64) -> u32 {
         let rules = &self.game.rules;
         let steps = &mut self.steps;
@@ -660,15 +657,14 @@ impl<'g> Evaluator<'g> {
             self.args.push(a);
         }
         // An answer holds the call's value at each bound place: only the
-        // free places need matching.
-        let free = (self.args[from..].iter().enumerate())
-            .filter(|(_, a)| a.is_none())
-            .fold(0u64, |m, (i, _)| m | 1 << i);
+        // free places need matching (and every place from 64 on).
+        let free = places(self.args[from..].iter().map(Option::is_none));
+        let all_bound = self.args[from..].iter().all(Option::is_some);
         let solved = self.solve(rel, from);
         self.args.truncate(from);
         let t = solved?;
         let n = atom.args.len();
-        if free == 0 {
+        if all_bound {
             return match self.table(t).is_empty() {
                 true => Ok(()),
                 false => self.body(ctx, k + 1),
@@ -681,7 +677,7 @@ impl<'g> Evaluator<'g> {
             let answers = &self.stores[t.0 as usize].tables[t.1 as usize].answers;
             let answer = &answers[j * n..(j + 1) * n];
             let ok = (atom.args.iter().zip(answer).enumerate())
-                .filter(|(place, _)| free >> place & 1 == 1)
+                .filter(|&(place, _)| place >= 64 || free >> place & 1 == 1)
                 .all(|(_, (p, &a))| {
                     unify(p, a, ctx.base, &mut self.env, &mut self.trail, &self.terms)
                 });
@@ -994,4 +990,11 @@ fn unify(
         },
         Pat::Arith(..) => true,
     }
+}
+
+/// Bit `i` set for each of the first 64 places `i` that `flags` marks. A
+/// place from 64 on is in no mask: a call pattern plans it as free (its
+/// value, if bound, is still matched) and an index does not key on it.
+fn places(flags: impl Iterator<Item = bool>) -> u64 {
+    (flags.take(64).enumerate()).fold(0, |mask, (i, flag)| mask | u64::from(flag) << i)
 }

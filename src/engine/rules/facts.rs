@@ -137,7 +137,7 @@ impl Facts {
                 && args.len() == arity
             {
                 let key: Box<[TermId]> = (args.iter().enumerate())
-                    .filter(|(p, _)| mask >> p & 1 == 1)
+                    .filter(|&(p, _)| p < 64 && mask >> p & 1 == 1)
                     .map(|(_, &a)| a)
                     .collect();
                 by_key.entry(key).or_default().push(i as u32);

@@ -125,9 +125,6 @@ pub(crate) struct Special {
     pub weight: Option<u32>,
 }
 
-/// Most arguments of a relation: call patterns are 64-bit masks.
-const MAX_ARITY: usize = 64;
-
 /// What every evaluator of one game shares: the rules, the terms they and
 /// the domains name, the base facts (numbered as a
 /// [`State`](super::State)'s bits) and every role's moves.
@@ -324,16 +321,6 @@ impl Rules {
             limits: RuleLimits::default(),
         };
         for rule in &rules {
-            let mut atoms = std::iter::once(&rule.head)
-                .chain(&rule.pos)
-                .chain(&rule.neg);
-            if atoms.any(|a| a.rel.1 > MAX_ARITY) {
-                return Err(vec![Diagnostic::error(
-                    codes::GROUNDING,
-                    rule.span,
-                    format!("the rule evaluator takes relations of at most {MAX_ARITY} arguments"),
-                )]);
-            }
             let head = r.rel(rule.head.rel);
             let pos = rule.pos.iter().map(|a| r.rel(a.rel)).collect();
             let neg = rule.neg.iter().map(|a| r.rel(a.rel)).collect();

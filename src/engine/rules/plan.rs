@@ -5,11 +5,13 @@
 //! soon as its variables are bound (a filter costs nothing and prunes
 //! early; `X = Expr` binds `X` as soon as `Expr` is bound); otherwise a
 //! positive literal with every argument bound comes first, then a `does`
-//! literal, then the body's own order; an aggregate's value waits until
+//! literal, then the one with the fewest variables left to bind (the
+//! body's own order only breaks ties); an aggregate's value waits until
 //! its shared arguments are bound.
 
 use crate::ground::prepare::{Pat, Prepared};
 use crate::syntax::CmpOp;
+use std::cmp::Reverse;
 
 /// One step of a body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,13 +52,13 @@ fn bind_all(p: &Pat, bound: &mut [bool]) {
 }
 
 /// The steps of `rule` for a call binding the head arguments in `mask`
-/// (bit `i` for argument `i`); `kind` tells of positive literal `i`
+/// (bit `i` for argument `i`; an argument from 64 on counts as free); `kind` tells of positive literal `i`
 /// whether it is a `does` literal and, for an aggregate's value, how many
 /// leading arguments are its shared variables.
 pub fn plan(rule: &Prepared, mask: u64, kind: impl Fn(usize) -> Kind) -> Vec<Step> {
     let mut bound = vec![false; rule.vars];
     for (i, p) in rule.head.args.iter().enumerate() {
-        if mask >> i & 1 == 1 {
+        if i < 64 && mask >> i & 1 == 1 {
             bind_all(p, &mut bound);
         }
     }
@@ -133,9 +135,11 @@ pub enum Kind {
 
 /// The place in `left` of the positive literal to solve next: one with
 /// every argument bound (a look-up), else a `does` literal (one answer per
-/// role at most), else the first in the body's order, which GDL authors
-/// write for left-to-right evaluation; an aggregate whose shared arguments
-/// are not all bound only when nothing else is left.
+/// role at most), else the one leaving the fewest variables to bind (the
+/// most constrained), then the one with the most bound arguments, then the
+/// first in the body's order; an aggregate whose shared arguments are not
+/// all bound only when nothing else is left. So the order depends on what
+/// the literals bind, not on the order the author wrote them in.
 fn best_positive(
     rule: &Prepared,
     left: &[usize],
@@ -149,8 +153,63 @@ fn best_positive(
             Kind::Aggregate(shared) => args[..shared].iter().all(|p| bound_in(p, bound)),
             _ => true,
         };
-        (ready, all, kind(i) == Kind::Does)
+        let mut free = Vec::new();
+        args.iter().for_each(|p| bindable(p, &mut free));
+        free.retain(|&v| !bound[v as usize]);
+        free.sort_unstable();
+        free.dedup();
+        let bound_args = args.iter().filter(|p| bound_in(p, bound)).count();
+        (
+            ready,
+            all,
+            kind(i) == Kind::Does,
+            Reverse(free.len()),
+            bound_args,
+        )
     };
     let best = left.iter().map(|&i| score(i)).max()?;
     left.iter().position(|&i| score(i) == best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ground::prepare::prepare;
+    use crate::ground::terms::TermTable;
+    use crate::syntax::{self, SourceMap, Syntax};
+
+    /// The relations of `h`'s positive literals in the order planned for a
+    /// call with no argument bound.
+    fn planned(body: &[&str]) -> Vec<String> {
+        let text = format!("h(X, Y, Z, W) :- {}.", body.join(", "));
+        let mut sources = SourceMap::default();
+        let program = syntax::parse_str(&mut sources, "t.rules", &text, Syntax::Rules)
+            .expect("the rule parses");
+        let rule = &program.rules[0];
+        let prepared = prepare(rule, &mut TermTable::default()).expect("the rule prepares");
+        let steps = plan(&prepared[0], 0, |_| Kind::Plain);
+        (steps.iter())
+            .map(|step| match step {
+                Step::Pos(i) => program
+                    .symbols
+                    .name(prepared[0].pos[*i as usize].rel.0)
+                    .to_string(),
+                other => panic!("only positive literals here, not {other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_plan_of_a_body_does_not_depend_on_its_order() {
+        // Each literal binds one variable more than the one before it: the
+        // cheap order is a, b, c, d whatever order the author wrote.
+        let body = ["a(X)", "b(X, Y)", "c(X, Y, Z)", "d(X, Y, Z, W)"];
+        let mut orders = vec![body.to_vec()];
+        orders.push(body.iter().rev().copied().collect());
+        orders.push(vec![body[2], body[0], body[3], body[1]]);
+        orders.push(vec![body[3], body[1], body[0], body[2]]);
+        for order in orders {
+            assert_eq!(planned(&order), ["a", "b", "c", "d"], "{order:?}");
+        }
+    }
 }

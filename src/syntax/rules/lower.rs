@@ -140,13 +140,17 @@ impl Lower<'_> {
             }
             ExKind::App(f, args) => {
                 let f = self.sym(f);
-                let mut combos: Vec<Vec<Term>> = vec![Vec::new()];
+                // Each argument's terms first, then every combination built
+                // once: linear in the terms made, however many arguments.
+                let mut options: Vec<Vec<Term>> = Vec::with_capacity(args.len());
+                let mut count = 1usize;
                 for a in args {
-                    let options = self.expand(a, strings);
-                    if options.is_empty() {
+                    let terms = self.expand(a, strings);
+                    if terms.is_empty() {
                         return Vec::new();
                     }
-                    if combos.len().saturating_mul(options.len()) > MAX_EXPANSION {
+                    count = count.saturating_mul(terms.len());
+                    if count > MAX_EXPANSION {
                         self.error(
                             codes::DECLARATION,
                             span,
@@ -154,20 +158,22 @@ impl Lower<'_> {
                         );
                         return Vec::new();
                     }
-                    combos = combos
-                        .into_iter()
-                        .flat_map(|c| {
-                            options.iter().map(move |o| {
-                                let mut c = c.clone();
-                                c.push(o.clone());
-                                c
-                            })
-                        })
-                        .collect();
+                    options.push(terms);
                 }
-                combos
-                    .into_iter()
-                    .map(|args| Term::new(TermKind::App(f, args), span))
+                (0..count)
+                    .map(|k| {
+                        // Combination `k`, the last argument varying fastest.
+                        let mut rest = k;
+                        let mut picked: Vec<Term> = (options.iter().rev())
+                            .map(|terms| {
+                                let term = terms[rest % terms.len()].clone();
+                                rest /= terms.len();
+                                term
+                            })
+                            .collect();
+                        picked.reverse();
+                        Term::new(TermKind::App(f, picked), span)
+                    })
                     .collect()
             }
             _ => vec![self.term_in(ex, strings)],

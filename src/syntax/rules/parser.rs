@@ -696,7 +696,7 @@ impl Reader {
             Rule::variable => {
                 let name = if pair.as_str() == "_" {
                     self.anon += 1;
-                    format!("_{}", self.anon)
+                    crate::syntax::ast::anonymous_variable(self.anon)
                 } else {
                     pair.as_str().to_string()
                 };

@@ -104,7 +104,9 @@ impl Desugar<'_> {
         }
         self.view.width = w as u32;
         self.view.height = h as u32;
-        let origin = self.origin(d, span);
+        let Some(origin) = self.origin(d, w.max(h), span) else {
+            return;
+        };
         self.frame_origin = Some(origin);
         let frame = Frame {
             squares,
@@ -138,7 +140,9 @@ impl Desugar<'_> {
         }
         self.view.width = f as u32;
         self.view.height = f as u32;
-        let origin = self.origin(d, span);
+        let Some(origin) = self.origin(d, f, span) else {
+            return;
+        };
         self.frame_origin = Some(origin);
         let frame = Frame {
             squares,
@@ -148,14 +152,21 @@ impl Desugar<'_> {
         self.frame_board(d, &frame, span);
     }
 
-    fn origin(&mut self, d: &Decl, span: Span) -> i64 {
+    /// The first coordinate (`from O`, 1 by default) of a frame `side`
+    /// squares across; `None` (reported) where its last coordinate would
+    /// pass the largest integer.
+    fn origin(&mut self, d: &Decl, side: i64, span: Span) -> Option<i64> {
         if d.part("from").is_none() {
-            return 1;
+            return Some(1);
         }
-        self.one(d, "from", "the first coordinate", span)
-            .and_then(|e| self.lw.int(e, "the first coordinate"))
-            .filter(|o| o.abs() <= 1_000_000)
-            .unwrap_or(1)
+        let e = self.one(d, "from", "the first coordinate", span)?;
+        let origin = self.lw.int(e, "the first coordinate")?;
+        if origin.checked_add(side - 1).is_none() {
+            let why = format!("coordinates from {origin} pass the largest integer on this board");
+            self.decl_error(e.span, why);
+            return None;
+        }
+        Some(origin)
     }
 
     fn directions(&mut self, d: &Decl) -> Vec<(String, i64, i64, Span)> {
@@ -253,14 +264,16 @@ impl Desugar<'_> {
             let (Some(x), Some(y)) = (self.lw.int(x, "a column"), self.lw.int(y, "a row")) else {
                 continue;
             };
-            let (dx, dy) = (x - origin, y - origin);
-            if !(0..w).contains(&dx) || !(0..h).contains(&dy) {
+            let offsets = x.checked_sub(origin).zip(y.checked_sub(origin));
+            let Some((dx, dy)) =
+                offsets.filter(|&(dx, dy)| (0..w).contains(&dx) && (0..h).contains(&dy))
+            else {
                 self.decl_error(
                     cell.span,
                     format!("({x}, {y}) is outside the board's frame"),
                 );
                 continue;
-            }
+            };
             let (col, row) = (dx as u32, (h - 1 - dy) as u32);
             if !taken.insert((col, row)) {
                 let why = format!("({x}, {y}) is not a free place of the frame");

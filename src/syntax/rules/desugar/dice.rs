@@ -4,7 +4,9 @@
 //! dice (ordered tuples of faces, equal tuples merged with their weights
 //! added), and `legal(random, Throw) :- roll(Name), outcome(Name, Throw)`;
 //! nature passes (`noop`) while no dice are rolled. Holds: at most
-//! [`MAX_OUTCOMES`] throws.
+//! [`MAX_OUTCOMES`] throws; every weight exact (the faces' weights divided
+//! by their common divisor where the products would not fit an `i64`, and
+//! the declaration refused where they still do not).
 
 use super::{Desugar, MAX_OUTCOMES};
 use crate::syntax::ast::{Literal, Span, Term, TermKind};
@@ -43,7 +45,17 @@ impl Desugar<'_> {
         }
         let dname = self.lw.konst(&name, name_span);
         let fsym = self.lw.sym(&name);
-        for (faces, w) in throws(&faces, count) {
+        let Some(throws) = throws(&faces, count).or_else(|| throws(&reduced(&faces), count)) else {
+            self.decl_error(
+                span,
+                format!(
+                    "a throw of these dice weighs more than {} (the product of its faces' weights over their common divisor), so its probability cannot be exact: use fewer dice or closer weights",
+                    i64::MAX
+                ),
+            );
+            return;
+        };
+        for (faces, w) in throws {
             let m = Term::new(TermKind::App(fsym, faces), span);
             self.fact("outcome", vec![dname.clone(), m.clone()], span);
             let wt = Term::new(TermKind::Int(w), span);
@@ -140,26 +152,38 @@ impl Desugar<'_> {
     }
 }
 
+/// The faces with their weights divided by the weights' greatest common
+/// divisor: the same probabilities from smaller numbers.
+fn reduced(faces: &[(Term, i64)]) -> Vec<(Term, i64)> {
+    fn gcd(a: i64, b: i64) -> i64 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    let divisor = faces.iter().fold(0, |g, &(_, w)| gcd(g, w)).max(1);
+    (faces.iter())
+        .map(|(face, w)| (face.clone(), w / divisor))
+        .collect()
+}
+
 /// Every throw of `count` dice: ordered tuples of faces with their weights
-/// multiplied, equal tuples merged (weights added), in first-seen order.
-fn throws(faces: &[(Term, i64)], count: i64) -> IndexMap<Vec<Term>, i64> {
+/// multiplied, equal tuples merged (weights added), in first-seen order;
+/// `None` if a throw's weight passes `i64::MAX`.
+fn throws(faces: &[(Term, i64)], count: i64) -> Option<IndexMap<Vec<Term>, i64>> {
     let mut tuples: Vec<(Vec<Term>, i64)> = vec![(Vec::new(), 1)];
     for _ in 0..count {
-        tuples = tuples
-            .into_iter()
-            .flat_map(|(t, w)| {
-                faces.iter().map(move |(f, fw)| {
-                    let mut t = t.clone();
-                    t.push(f.clone());
-                    (t, w.saturating_mul(*fw))
-                })
-            })
-            .collect();
+        let mut longer = Vec::with_capacity(tuples.len() * faces.len());
+        for (t, w) in tuples {
+            for (f, fw) in faces {
+                let mut t = t.clone();
+                t.push(f.clone());
+                longer.push((t, w.checked_mul(*fw)?));
+            }
+        }
+        tuples = longer;
     }
     let mut outcomes: IndexMap<Vec<Term>, i64> = IndexMap::new();
     for (t, w) in tuples {
         let total = outcomes.entry(t).or_insert(0);
-        *total = total.saturating_add(w);
+        *total = total.checked_add(w)?;
     }
-    outcomes
+    Some(outcomes)
 }

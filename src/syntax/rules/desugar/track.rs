@@ -38,7 +38,12 @@ impl Desugar<'_> {
                     self.decl_error(ex.span, "a track is longer than the limit");
                     return;
                 }
-                let i = Term::new(TermKind::Int(first + len), ex.span);
+                let Some(index) = first.checked_add(len) else {
+                    let why = format!("the track's indexes from {first} pass the largest integer");
+                    self.decl_error(ex.span, why);
+                    return;
+                };
+                let i = Term::new(TermKind::Int(index), ex.span);
                 self.fact("track", vec![name.clone(), i, t], ex.span);
                 len += 1;
             }
