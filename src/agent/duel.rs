@@ -67,7 +67,7 @@ pub fn play(
                 thinking[r].1 += 1;
             }
         }
-        state = m.next(&joint);
+        state = m.next(&joint)?;
         length += 1;
     }
 }

@@ -115,7 +115,7 @@ pub fn playout<R: Rng>(
         }
         let joint = m.random_joint(rng)?;
         tally.note(m, nature, joint[nature])?;
-        let next = m.next(&joint);
+        let next = m.next(&joint)?;
         m.set_state(&next);
         length += 1;
     }
