@@ -1,7 +1,7 @@
 //! The rule evaluator's limits hold per evaluation, and one that is reached
 //! is an error where it is reached, on every command (issue 24).
 //!
-//! - `spread.rules`: 10,000 joint moves from one state, each of whose next
+//! - `tests/evaluator/spread.rules`: 10,000 joint moves from one state, each of whose next
 //!   states holds 410 answers. The answers of all of them together pass the
 //!   limit of one evaluation; counted per evaluation, perft on the rule
 //!   evaluator gives the compiled engines' exact count.
@@ -21,7 +21,7 @@ fn limits_are_per_evaluation_so_perft_is_exact_on_every_engine() {
         let (out, err, code) = run(
             &[
                 "perft",
-                "tests/games/spread.rules",
+                "tests/evaluator/spread.rules",
                 "--depth",
                 "1",
                 "--engine",
@@ -39,7 +39,7 @@ fn limits_are_per_evaluation_so_perft_is_exact_on_every_engine() {
 
 #[test]
 fn a_limit_reached_by_next_is_an_error_of_every_command() {
-    let game = "tests/games/deep.rules";
+    let game = "tests/evaluator/deep.rules";
     let commands: [&[&str]; 4] = [
         &["perft", game, "--depth", "1"],
         &["perft", game, "--depth", "1", "--json"],
@@ -64,7 +64,7 @@ fn a_limit_reached_by_next_is_an_error_of_every_command() {
 
 #[test]
 fn a_limit_reached_by_a_state_is_an_error_of_every_command() {
-    let game = "tests/games/deep_view.rules";
+    let game = "tests/evaluator/deep_view.rules";
     let commands: [&[&str]; 3] = [
         &["perft", game, "--depth", "1"],
         &["bench", game, "--playouts", "3", "--chance"],
@@ -84,8 +84,8 @@ fn a_limit_reached_by_a_state_is_an_error_of_every_command() {
 #[test]
 fn check_warns_where_the_rule_evaluator_stops() {
     for (game, place) in [
-        ("tests/games/deep.rules", "after 1 joint move: (p go)"),
-        ("tests/games/deep_view.rules", "in the initial state"),
+        ("tests/evaluator/deep.rules", "after 1 joint move: (p go)"),
+        ("tests/evaluator/deep_view.rules", "in the initial state"),
     ] {
         let (_, err, code) = run(&["check", game, "--engine", "rules"], "");
         assert_eq!(code, 0, "{err}");

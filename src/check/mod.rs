@@ -29,7 +29,7 @@ mod graph;
 mod lint;
 mod safety;
 pub mod simulate;
-mod walk;
+pub(crate) mod walk;
 
 use crate::diag::{Diagnostic, codes, suggest};
 use crate::gdl::{KIF_CONNECTIVES, Names, Relation};
