@@ -2,7 +2,8 @@
 //!
 //! In: the statements of a base (already merged with its own base) and of a
 //! variant. Out: one list of statements, with the variant's changes applied
-//! in its order: a `param` changes the base's value, a `section` replaces
+//! in its order: a `param` changes the base's value (and keeps the values
+//! the base allows unless it says its own), a `section` replaces
 //! the base's section of that name, `replace LABEL: clause` replaces the
 //! base's rule of that label where it stands, `drop LABEL` and `drop section
 //! NAME` remove them, a `game` title replaces the base's, and everything else
@@ -27,7 +28,7 @@ pub fn merge(mut base: Vec<Stmt>, own: Vec<Stmt>, errors: &mut Vec<Diagnostic>) 
             } => {
                 let (name, span) = (name.clone(), *name_span);
                 match find_mut(&mut base, &|s| is_param(s, &name)) {
-                    Some(slot) => *slot = stmt,
+                    Some(slot) => *slot = with_base_values(stmt, slot),
                     None => errors.push(unknown(span, Kind::Param, &name, &base)),
                 }
             }
@@ -70,6 +71,18 @@ pub fn merge(mut base: Vec<Stmt>, own: Vec<Stmt>, errors: &mut Vec<Diagnostic>) 
         }
     }
     base
+}
+
+/// A variant's `param`: without values of its own (`in ...`), it keeps
+/// those the base allows.
+fn with_base_values(mut stmt: Stmt, base: &Stmt) -> Stmt {
+    if let (StmtKind::Param { valid, .. }, StmtKind::Param { valid: allowed, .. }) =
+        (&mut stmt.kind, &base.kind)
+        && valid.is_empty()
+    {
+        valid.clone_from(allowed);
+    }
+    stmt
 }
 
 /// A variant's `rule LABEL:` (added, its label new) or `replace LABEL:`
