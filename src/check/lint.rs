@@ -21,7 +21,7 @@ use crate::engine::Game;
 use crate::gdl::{Names, Relation};
 use crate::ground::{GTerm, TermId};
 use crate::syntax::print::Show;
-use crate::syntax::{Atom, Program, Sym, Term, TermKind};
+use crate::syntax::{Atom, Program, Span, Sym, Term, TermKind};
 use rustc_hash::FxHashSet;
 
 /// What the heads of one reserved relation produce in one argument.
@@ -204,6 +204,117 @@ fn has_arithmetic(term: &Term) -> bool {
         TermKind::Arith(..) => true,
         TermKind::App(_, args) => args.iter().any(has_arithmetic),
         TermKind::Var(_) | TermKind::Const(_) | TermKind::Int(_) => false,
+    }
+}
+
+/// A cell of a track: its index, the cell and the place of its fact.
+type TrackCell<'a> = (i64, &'a Term, Span);
+
+/// `TRACK_SHAPE`: a track (the `track(Name, Index, Cell)` facts of a
+/// `track` declaration) that ends on cells it visited already (a track may
+/// pass its start again on a second lap that goes on to cells of its own,
+/// as a home column, but one that ends in the same cells leads nowhere
+/// new), and, where the program
+/// states adjacency (`adjacent(From, Direction, To)` facts, as a `board`
+/// declaration makes), consecutive cells that are not adjacent, unless
+/// every cell adjacent to both lies on some track: a path round the end
+/// of a cross's arm steps over the arm's middle cell, which is another
+/// part of the path, but a cell left out of a row is on no track.
+pub(super) fn track_shape(program: &Program, out: &mut Sink) {
+    let Some(track) = program.symbols.get("track") else {
+        return;
+    };
+    let adjacent_rel = program.symbols.get("adjacent");
+    let mut adjacent: FxHashSet<(&Term, &Term)> = FxHashSet::default();
+    let mut tracks: Vec<(&Term, Vec<TrackCell>)> = Vec::new();
+    for rule in program.rules.iter().filter(|r| r.body.is_empty()) {
+        match rule.head.args.as_slice() {
+            [from, _, to] if Some(rule.head.rel) == adjacent_rel => {
+                adjacent.insert((from, to));
+            }
+            [name, index, cell] if rule.head.rel == track => {
+                let TermKind::Int(i) = index.kind else {
+                    continue;
+                };
+                let at = match tracks.iter().position(|(n, _)| *n == name) {
+                    Some(at) => at,
+                    None => {
+                        tracks.push((name, Vec::new()));
+                        tracks.len() - 1
+                    }
+                };
+                tracks[at].1.push((i, cell, rule.head.span));
+            }
+            _ => {}
+        }
+    }
+    let on_a_track: FxHashSet<&Term> = (tracks.iter())
+        .flat_map(|(_, cells)| cells.iter().map(|&(_, c, _)| c))
+        .collect();
+    let next_to = |a: &Term, b: &Term| adjacent.contains(&(a, b)) || adjacent.contains(&(b, a));
+    // Two cells apart, with every cell between them on a track.
+    let turns_round = |a: &Term, b: &Term| {
+        let mut between = (adjacent.iter())
+            .filter(|&&(x, _)| x == a)
+            .map(|&(_, y)| y)
+            .filter(|&y| next_to(y, b))
+            .peekable();
+        between.peek().is_some() && between.all(|y| on_a_track.contains(y))
+    };
+    let show = |t: &Term| {
+        Show {
+            item: t,
+            symbols: &program.symbols,
+            syntax: program.syntax,
+        }
+        .to_string()
+    };
+    for (name, mut cells) in tracks {
+        cells.sort_by_key(|&(i, _, _)| i);
+        let first_visit = |k: usize| !cells[..k].iter().any(|(_, c, _)| *c == cells[k].1);
+        // The cells after the last one visited for the first time.
+        let ending = (0..cells.len())
+            .rev()
+            .find(|&k| first_visit(k))
+            .map_or(0, |k| k + 1);
+        for (k, &(i, cell, span)) in cells.iter().enumerate() {
+            if let Some(&(j, _, _)) =
+                (cells[..k].iter().find(|(_, c, _)| *c == cell)).filter(|_| k >= ending)
+            {
+                out.push(Diagnostic::warning(
+                    codes::TRACK_SHAPE,
+                    span,
+                    format!(
+                        "track `{}` comes back to `{}`: index {i} is the cell of index {j}",
+                        show(name),
+                        show(cell)
+                    ),
+                ));
+            }
+            let Some(&(before, previous, _)) = k.checked_sub(1).map(|p| &cells[p]) else {
+                continue;
+            };
+            if !adjacent.is_empty()
+                && before + 1 == i
+                && previous != cell
+                && !next_to(previous, cell)
+                && !turns_round(previous, cell)
+            {
+                out.push(
+                    Diagnostic::warning(
+                        codes::TRACK_SHAPE,
+                        span,
+                        format!(
+                            "track `{}` skips from `{}` to `{}` (indexes {before} and {i}), which the board does not make adjacent",
+                            show(name),
+                            show(previous),
+                            show(cell)
+                        ),
+                    )
+                    .with_note("a track steps from a cell to an adjacent one; a cell left out or out of order is a typo"),
+                );
+            }
+        }
     }
 }
 

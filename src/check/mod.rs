@@ -125,6 +125,7 @@ pub fn analyse(program: &Program) -> Analysis {
     let relations = roles_and_undefined(program, &mut out);
     if !out.diagnostics.iter().any(Diagnostic::is_error) {
         lint::never_produced(program, &mut out);
+        lint::track_shape(program, &mut out);
     }
     let mut diagnostics = out.diagnostics;
     in_source_order(&mut diagnostics);
