@@ -10,7 +10,7 @@
 //! too large to ground runs on the rule evaluator unless an engine was
 //! asked for; [`Loaded::fallback`] says why.
 
-use crate::check::{Summary, analyse, incomplete};
+use crate::check::{Summary, analyse, in_source_order, incomplete, never_matched};
 use crate::diag::{Diagnostic, has_errors};
 use crate::engine::{EngineKind, Game};
 use crate::ground::{self, GroundError, Limits};
@@ -112,10 +112,17 @@ pub fn build_with(
     // infinite or too large instantiation, a goal that is not an integer).
     match make_game(&program, engine) {
         Ok((game, fallback)) => Ok(Loaded {
-            warnings: diagnostics
-                .into_iter()
-                .chain(incomplete(&program))
-                .collect(),
+            warnings: {
+                // The rule evaluator has no ground program to judge literals by.
+                if game.query_rules().is_none() {
+                    diagnostics.extend(never_matched(&program, &game));
+                    in_source_order(&mut diagnostics);
+                }
+                diagnostics
+                    .into_iter()
+                    .chain(incomplete(&program))
+                    .collect()
+            },
             game,
             sources,
             omitted,

@@ -1,7 +1,10 @@
 //! Aggregates (`count`, `sum`, `min`, `max`): named positions of the test
 //! games `tests/games/tally.rules` and `tests/games/heaps.rules` with the
 //! exact values derived, the moves and goals they drive and the next
-//! state; the values of nothing; distinct-binding semantics; the errors.
+//! state; the values of nothing; distinct-binding semantics; the errors;
+//! every example of the language's aggregate block and an aggregate
+//! compared with a bound value (`tests/games/komi.rules`, on a compiled
+//! engine and on the rule evaluator).
 
 mod common;
 
@@ -19,11 +22,7 @@ fn query(s: &Scenario, state: &State, pattern: &str) -> Vec<String> {
         .unwrap_or_else(|d| panic!("`{pattern}`: {}", d.message));
     let mut m = s.game.machine();
     m.set_state(state);
-    let mut out: Vec<String> = m
-        .query(&term)
-        .into_iter()
-        .map(|a| s.game.show_atom(a))
-        .collect();
+    let mut out = m.query_shown(&term).expect("the state evaluates");
     out.sort();
     out
 }
@@ -277,4 +276,61 @@ fn a_sum_that_feeds_itself_with_a_bound_counts_up() {
         assert_eq!(game.facts(&state), [format!("c({n})")]);
     }
     assert!(game.is_terminal(&state));
+}
+
+/// `tests/games/komi.rules`, on a compiled engine and on the rule evaluator.
+fn komi_on_every_engine() -> Vec<Scenario> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/komi.rules");
+    let engine = Some(tabula::engine::EngineKind::Rules);
+    let rules = tabula::load::open_with(&path, None, &Default::default(), engine)
+        .unwrap_or_else(|_| panic!("komi.rules opens on the rule evaluator"));
+    vec![
+        Scenario::open("tests/games/komi.rules", &[]),
+        Scenario { game: rules.game },
+    ]
+}
+
+#[test]
+fn every_aggregate_of_the_language_block_is_accepted_and_exact() {
+    for s in komi_on_every_engine() {
+        let board = s.state(&[
+            "control(white)",
+            "cell(sq(2, 1), black)",
+            "cell(sq(2, 2), black)",
+            "cell(sq(1, 1), white)",
+        ]);
+        assert_eq!(
+            query(&s, &board, "in_row(R, Y, N)"),
+            [
+                "in_row(black, 1, 1)",
+                "in_row(black, 2, 1)",
+                "in_row(white, 1, 1)",
+                "in_row(white, 2, 0)"
+            ]
+        );
+        // The sum followed by arithmetic: 2 + 4 + 0 and 1 + 3 of komi.
+        assert_eq!(
+            query(&s, &board, "score(R, S)"),
+            ["score(black, 6)", "score(white, 4)"]
+        );
+        assert_eq!(
+            query(&s, &board, "best(R, B)"),
+            ["best(black, 4)", "best(white, 1)"]
+        );
+        assert_eq!(query(&s, &board, "rows(N)"), ["rows(2)"]);
+    }
+}
+
+#[test]
+fn an_aggregate_compared_with_a_value_bound_before_it_is_accepted() {
+    for s in komi_on_every_engine() {
+        // Black: two cells in column 2, one in row 2.
+        let east = s.state(&["cell(sq(2, 1), black)", "cell(sq(2, 2), black)"]);
+        assert_eq!(query(&s, &east, "even(R)"), ["even(black)"]);
+        assert!(query(&s, &east, "level(R)").is_empty());
+        // Black: two cells in row 2, one in column 2.
+        let north = s.state(&["cell(sq(1, 2), black)", "cell(sq(2, 2), black)"]);
+        assert!(query(&s, &north, "even(R)").is_empty());
+        assert_eq!(query(&s, &north, "level(R)"), ["level(black)"]);
+    }
 }

@@ -696,6 +696,13 @@ fn seed6_doublet_gives_another_turn() {
         )
     );
     assert_eq!(s.chance(&moved), pasa(&[1, 3, 4, 6]));
+    // Another doublet, another turn: no limit.
+    let again = s.play(&moved, &[("random", "pasa(4, 4)")]);
+    assert!(s.facts(&again).contains(&"bonus".to_string()));
+    let moved = s.play(&again, &[("red", &mv("red", 26, 34))]);
+    assert!(s.facts(&moved).contains(&"control(red)".to_string()));
+    let third = s.play(&moved, &[("random", "pasa(1, 1)")]);
+    assert!(s.facts(&third).contains(&"bonus".to_string()));
 
     // Rights lost: the doublet is just a throw.
     let st = state(&s, &pieces, &["control(red)", "rights(red, lost)"]);
@@ -703,6 +710,30 @@ fn seed6_doublet_gives_another_turn() {
     assert!(!s.facts(&thrown).contains(&"bonus".to_string()));
     let moved = s.play(&thrown, &[("red", &mv("red", 20, 26))]);
     assert!(s.facts(&moved).contains(&"control(green)".to_string()));
+}
+
+/// Notes (order): each turn without a doublet passes anticlockwise, black
+/// to blue, blue to red, red to green, green to black.
+#[test]
+fn turn_order_black_blue_red_green() {
+    let s = base();
+    for (player, next) in [
+        ("black", "blue"),
+        ("blue", "red"),
+        ("red", "green"),
+        ("green", "black"),
+    ] {
+        let control = format!("control({player})");
+        let st = state(&s, &[(player, 1, 20)], &[&control, "rights(red, won)"]);
+        let thrown = s.play(&st, &[("random", "pasa(3, 1)")]);
+        let moved = s.play(&thrown, &[(player, &mv(player, 20, 24))]);
+        let want = format!("control({next})");
+        assert!(
+            s.facts(&moved).contains(&want),
+            "{player}: {:?}",
+            s.facts(&moved)
+        );
+    }
 }
 
 // ------------------------------------------------------------ seed rule 7

@@ -273,6 +273,6 @@ fn check_opens_games_like_the_other_commands() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: --param takes NAME=VALUE, not `=5`\n"
+        "error: --param takes NAME=VALUE, VALUE an integer or a lower-case name, not `=5`\n"
     );
 }

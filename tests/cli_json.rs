@@ -259,47 +259,87 @@ fn bench_json_fields() {
     let sum = goals.field("x").num() + goals.field("o").num();
     assert!((sum - 100.0).abs() < 1e-3, "{out}");
     let chance = b.field("chance");
+    assert_eq!(chance.keys(), ["draws", "throws"]);
     assert_eq!(chance.field("draws").num(), 0.0, "no nature, no draws");
-    assert_eq!(chance.field("moves"), &Json::List(Vec::new()));
+    assert_eq!(chance.field("throws"), &Json::List(Vec::new()));
 }
 
-/// Per chance move of `bench --json`: (move, drawn, observed, declared).
-fn chance_rows(out: &str) -> (f64, Vec<(String, f64, f64, f64)>) {
+/// One throw of `bench --json`: its name, its draws and per move (move,
+/// drawn, observed, declared).
+struct Throw {
+    name: String,
+    draws: f64,
+    rows: Vec<(String, f64, f64, f64)>,
+}
+
+/// The chance statistics of `bench --json`: nature's draws and its throws.
+fn chance_throws(out: &str) -> (f64, Vec<Throw>) {
     let chance = json(out).field("chance").clone();
-    let Json::List(moves) = chance.field("moves") else {
-        panic!("moves is a list: {out}")
+    let Json::List(throws) = chance.field("throws") else {
+        panic!("throws is a list: {out}")
     };
-    let rows = moves
-        .iter()
-        .map(|m| {
-            assert_eq!(m.keys(), ["declared", "drawn", "move", "observed"]);
-            let Json::Str(text) = m.field("move") else {
-                panic!("a move is a string: {out}")
+    let text = |j: &Json| match j {
+        Json::Str(s) => s.clone(),
+        _ => panic!("a string: {out}"),
+    };
+    let throws = (throws.iter())
+        .map(|t| {
+            assert_eq!(t.keys(), ["draws", "moves", "throw"]);
+            let Json::List(moves) = t.field("moves") else {
+                panic!("moves is a list: {out}")
             };
-            let (drawn, observed, declared) = (
-                m.field("drawn").num(),
-                m.field("observed").num(),
-                m.field("declared").num(),
-            );
-            (text.clone(), drawn, observed, declared)
+            let rows = (moves.iter())
+                .map(|m| {
+                    assert_eq!(m.keys(), ["declared", "drawn", "move", "observed"]);
+                    let (drawn, observed, declared) = (
+                        m.field("drawn").num(),
+                        m.field("observed").num(),
+                        m.field("declared").num(),
+                    );
+                    (text(m.field("move")), drawn, observed, declared)
+                })
+                .collect();
+            Throw {
+                name: text(t.field("throw")),
+                draws: t.field("draws").num(),
+                rows,
+            }
         })
         .collect();
-    (chance.field("draws").num(), rows)
+    (chance.field("draws").num(), throws)
+}
+
+/// Per chance move of `bench --json`, every throw's moves in a row:
+/// (move, drawn, observed, declared).
+fn chance_rows(out: &str) -> (f64, Vec<(String, f64, f64, f64)>) {
+    let (draws, throws) = chance_throws(out);
+    (draws, throws.into_iter().flat_map(|t| t.rows).collect())
 }
 
 /// tests/games/weighted.kif: nature rolls a die with weights 1, 3, 1, 5
 /// (of 10), then tosses a coin whose heads weighs the number rolled (tails
-/// 1). Every playout has two draws, so a roll's mean declared probability
-/// is half its weight's share, exactly; heads' is the mean of n/(n+1) over
-/// the toss states, which the rolls drawn fix. The frequencies observed
-/// over 4000 playouts lie within 0.03 (more than five standard deviations)
-/// of the declared ones.
+/// 1). The two are two throws of 4000 draws each: a roll's declared
+/// probability is its weight's share, exactly; heads' is the mean of
+/// n/(n+1) over the toss states, which the rolls drawn fix. The shares
+/// observed within each throw add up to 1 and lie within 0.03 (more than
+/// five standard deviations) of the declared ones.
 #[test]
 fn bench_json_chance_statistics() {
     let file = "tests/games/weighted.kif";
     let out = stdout_of(&["bench", file, "-n", "4000", "--seed", "11", "--json"]);
-    let (draws, rows) = chance_rows(&out);
+    let (draws, throws) = chance_throws(&out);
     assert_eq!(draws, 8000.0, "a roll and a toss per playout");
+    let names: Vec<(&str, f64)> = throws.iter().map(|t| (t.name.as_str(), t.draws)).collect();
+    assert_eq!(names, [("roll", 4000.0), ("toss", 4000.0)]);
+    for throw in &throws {
+        let drawn: f64 = throw.rows.iter().map(|r| r.1).sum();
+        let shares: f64 = throw.rows.iter().map(|r| r.2).sum();
+        let declared: f64 = throw.rows.iter().map(|r| r.3).sum();
+        assert_eq!(drawn, throw.draws, "{}", throw.name);
+        assert!((shares - 1.0).abs() < 1e-12, "{}: {out}", throw.name);
+        assert!((declared - 1.0).abs() < 1e-12, "{}: {out}", throw.name);
+    }
+    let (_, rows) = chance_rows(&out);
     let names: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
     assert_eq!(
         names,
@@ -313,16 +353,16 @@ fn bench_json_chance_statistics() {
         ]
     );
     let declared: Vec<f64> = rows.iter().map(|r| r.3).collect();
-    assert_eq!(declared[..4], [0.05, 0.15, 0.05, 0.25]);
+    assert_eq!(declared[..4], [0.1, 0.3, 0.1, 0.5]);
+    let tosses = throws[1].draws;
     let heads: f64 = (1..=4)
         .map(|n| rows[n - 1].1 * n as f64 / (n as f64 + 1.0))
         .sum::<f64>()
-        / draws;
+        / tosses;
     assert!((declared[4] - heads).abs() < 1e-12, "{out}");
-    assert!((declared[4] + declared[5] - 0.5).abs() < 1e-12, "{out}");
     assert_eq!(rows.iter().map(|r| r.1).sum::<f64>(), draws);
     for (text, drawn, observed, declared) in &rows {
-        assert_eq!(*observed, drawn / draws, "{text}");
+        assert_eq!(*observed, drawn / 4000.0, "{text}");
         assert!((observed - declared).abs() < 0.03, "{text}: {out}");
     }
 }
@@ -359,11 +399,12 @@ fn bench_chance_table() {
         .collect();
     let mut expected = vec![
         "chance: nature chose in 2000 states (a single outcome is no choice)".to_string(),
-        "  move            drawn  observed  declared".to_string(),
+        "  throw throw: 2000 draws".to_string(),
+        "    move            drawn  observed  declared".to_string(),
     ];
     for (text, drawn, observed, declared) in &rows {
         expected.push(format!(
-            "  {text:<9}  {drawn:>10}  {observed:>8.4}  {declared:>8.4}"
+            "    {text:<9}  {drawn:>10}  {observed:>8.4}  {declared:>8.4}"
         ));
     }
     assert_eq!(table, expected);

@@ -93,8 +93,12 @@ fn playouts_agree(path: &Path, reference: &Game, incremental: &Game) -> Vec<Stat
             let Ok(joint) = a.random_joint(&mut rng) else {
                 break;
             };
-            let next = a.next(&joint);
-            assert_eq!(next, b.next(&joint), "{at}: next after {joint:?}");
+            let next = a.next(&joint).expect("next state");
+            assert_eq!(
+                next,
+                b.next(&joint).expect("next state"),
+                "{at}: next after {joint:?}"
+            );
             state = next;
         }
     }
@@ -248,8 +252,8 @@ fn rules_agree(path: &Path, reference: &Game) {
                         .expect("every legal move is in the domain")
                 })
                 .collect();
-            let next = a.next(&joint);
-            let their_next = b.next(&their_joint);
+            let next = a.next(&joint).expect("next state");
+            let their_next = b.next(&their_joint).expect("next state");
             assert_eq!(
                 translate(reference, &rules, &next),
                 their_next,

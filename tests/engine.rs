@@ -236,7 +236,7 @@ impl<'g> Pair<'g> {
         let mut state = self.game.initial();
         for played in 0..steps {
             match self.choose(&state, rng) {
-                Some(joint) => state = self.m.next(&joint),
+                Some(joint) => state = self.m.next(&joint).expect("next state"),
                 None => return (state, played),
             }
         }
@@ -397,7 +397,7 @@ fn differential(name: &str, game: &Game, oracle: &Oracle, walk: &Walk) -> Compar
                     .join(", "),
             );
             pair.m.set_state(&state);
-            state = pair.m.next(&joint);
+            state = pair.m.next(&joint).expect("next state");
             facts = oracle.next(&facts, &ojoint);
         }
     }
@@ -904,7 +904,7 @@ fn chance_returns_exact_weights() {
         let mut joint = vec![0; 2];
         joint[random] = legal_move(&m, random, roll);
         joint[player] = legal_move(&m, player, "wait");
-        let after = m.next(&joint);
+        let after = m.next(&joint).expect("next state");
         m.set_state(&after);
         assert_eq!(
             chance_by_name(&m),
@@ -940,7 +940,7 @@ fn replay(game: &Game, seed: u64) -> (Vec<Vec<String>>, State) {
                 .map(|(r, &mv)| game.show_move(r, mv))
                 .collect(),
         );
-        state = m.next(&joint);
+        state = m.next(&joint).expect("next state");
     }
     (moves, state)
 }

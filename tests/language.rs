@@ -884,7 +884,8 @@ fn syntax_errors_are_located_and_all_reported() {
         errors_of("roles x.\np(X :- q.\nok(1).\nr(X) :- s(X)\nt."),
         vec![
             "2:5 E0001 expected `)`, `,`, `..` or an operator",
-            "5:1 E0001 expected `,`, `.`, a comparison or an operator",
+            // Where the rule without its `.` should have ended.
+            "4:13 E0001 expected `,`, `.`, a comparison or an operator",
         ]
     );
     assert_eq!(
@@ -901,7 +902,7 @@ fn syntax_errors_are_located_and_all_reported() {
     );
     assert_eq!(
         errors_of("p :- X > 1\n"),
-        vec!["2:1 E0001 expected `,`, `.` or an operator"]
+        vec!["1:11 E0001 expected `,`, `.` or an operator"]
     );
     assert_eq!(
         errors_of("section a {\np.\n"),

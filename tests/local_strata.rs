@@ -140,7 +140,7 @@ fn terminal_goals(game: &Game, state: &State, out: &mut BTreeMap<String, i64>) {
     let moves = m.legal(0).to_vec();
     for mv in moves {
         m.set_state(state);
-        let next = m.next(&[mv]);
+        let next = m.next(&[mv]).expect("next state");
         terminal_goals(game, &next, out);
     }
 }

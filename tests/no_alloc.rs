@@ -61,7 +61,7 @@ fn play(m: &mut Machine, joint: &mut [u32], seed: u64) -> (u64, [u64; 3]) {
         }
         count(&mut made[0], since);
         let since = allocations();
-        m.next_into(joint, &mut next);
+        m.next_into(joint, &mut next).expect("next state");
         count(&mut made[1], since);
         std::mem::swap(&mut state, &mut next);
         let since = allocations();

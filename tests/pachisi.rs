@@ -1161,7 +1161,8 @@ fn gap_throw_cap_ranks_by_progress() {
 // ------------------------------------------------------------ variant d6
 
 /// Variant: one d6, each face 1/6; 6 is the only grace, three sixes void
-/// the turn; a 1 (or a 6) brings a piece home from 80.
+/// the turn; a 1 brings a piece home from 80, and a 6 does not (the
+/// base's grace rule is for cowries, which never show 1).
 #[test]
 fn variant_d6_die_and_grace() {
     let s = Scenario::open(D6, &[]);
@@ -1195,6 +1196,19 @@ fn variant_d6_die_and_grace() {
     assert_eq!(
         s.legal(&st, "red"),
         sorted(&["move(80, 1, centre)", "pass"])
+    );
+    let six = position(
+        &s,
+        &[
+            on("red", 1, 80),
+            "control(red)".to_string(),
+            "held(6, 1)".to_string(),
+        ],
+    );
+    let moves = s.legal(&six, "red");
+    assert!(
+        !moves.iter().any(|m| m.starts_with("move(80,")),
+        "a 6 finishes from 80: {moves:?}"
     );
 }
 

@@ -80,7 +80,7 @@ pub fn play_watched(
                 thinking[r].1 += 1;
             }
         }
-        state = m.next(&joint);
+        state = m.next(&joint)?;
         length += 1;
         on_move(length);
     }

@@ -282,7 +282,7 @@ impl Tree {
                 continue;
             }
             m.set_state(&node.state);
-            let next = m.next(&self.joint);
+            let next = m.next(&self.joint)?;
             if self.nodes.len() < MAX_NODES {
                 let child = self.node(m, next.clone())?;
                 let id = self.nodes.len() as u32;

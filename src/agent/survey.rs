@@ -113,7 +113,7 @@ pub fn random_play(
             for (r, j) in joint.iter_mut().enumerate() {
                 *j = m.random_move(r, &mut rng)?;
             }
-            m.next_into(&joint, &mut next);
+            m.next_into(&joint, &mut next)?;
             std::mem::swap(&mut state, &mut next);
             m.set_state(&state);
             depth += 1;

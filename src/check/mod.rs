@@ -22,14 +22,16 @@
 //! - warnings `NEVER_PRODUCED`, `INCOMPLETE` ([`lint`]): a state fact or
 //!   move read but never produced (only for a program without errors); no
 //!   `terminal`, a role without `goal` or
-//!   `legal` ([`incomplete`], asked for separately once the program grounds).
+//!   `legal` ([`incomplete`], asked for separately once the program grounds);
+//!   `NEVER_PRODUCED` on the ground program ([`never_matched`], likewise).
 
 mod arity;
 mod graph;
 mod lint;
+pub use lint::never_matched;
 mod safety;
 pub mod simulate;
-mod walk;
+pub(crate) mod walk;
 
 use crate::diag::{Diagnostic, codes, suggest};
 use crate::gdl::{KIF_CONNECTIVES, Names, Relation};
@@ -102,6 +104,15 @@ pub fn incomplete(program: &Program) -> Vec<Diagnostic> {
     out.diagnostics
 }
 
+/// Sorts diagnostics in source order, those without a place last; stable,
+/// so diagnostics at one place keep the order of the checks.
+pub fn in_source_order(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by_key(|d| {
+        d.span
+            .map_or((1, Default::default()), |s| (0, (s.file, s.start)))
+    });
+}
+
 /// Runs every check and measures the program.
 pub fn analyse(program: &Program) -> Analysis {
     let mut out = Sink::default();
@@ -114,13 +125,10 @@ pub fn analyse(program: &Program) -> Analysis {
     let relations = roles_and_undefined(program, &mut out);
     if !out.diagnostics.iter().any(Diagnostic::is_error) {
         lint::never_produced(program, &mut out);
+        lint::track_shape(program, &mut out);
     }
-    // Stable: diagnostics at one place keep the order of the checks.
     let mut diagnostics = out.diagnostics;
-    diagnostics.sort_by_key(|d| {
-        d.span
-            .map_or((1, Default::default()), |s| (0, (s.file, s.start)))
-    });
+    in_source_order(&mut diagnostics);
     let facts = program.rules.iter().filter(|r| r.body.is_empty()).count();
     Analysis {
         diagnostics,

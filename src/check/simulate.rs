@@ -5,7 +5,7 @@
 //! place, each with the shortest move sequence found that shows it
 //! (`PLAYOUT_GOALS`: a terminal state where a role has no goal, several or
 //! one outside 0..100; `PLAYOUT_NO_MOVE`: a non-terminal state where a role
-//! has no legal move; `PLAYOUT_ENDLESS`: playouts that reach the step limit;
+//! has no legal move, or that the rule evaluator could not evaluate; `PLAYOUT_ENDLESS`: playouts that reach the step limit;
 //! `NEVER_THROWN`: a weighted chance move, such as a die's outcome, never
 //! thrown, reported only when the whole budget of playouts was played), and
 //! the [`Observed`] depth and branching factor.
@@ -161,6 +161,10 @@ impl Run<'_> {
             if path.len() as u32 == max_steps {
                 return Outcome::Unfinished;
             }
+            if let Err(e @ EngineError::Evaluation { .. }) = self.machine.check_playable() {
+                self.record(NO_MOVE, stopped(&e), path.clone());
+                return Outcome::Stuck;
+            }
             let counts: Vec<usize> = (0..self.game.role_count())
                 .map(|r| self.machine.legal(r).len())
                 .collect();
@@ -181,8 +185,15 @@ impl Run<'_> {
             if let Some(r) = self.game.random_role() {
                 self.thrown[joint[r] as usize] = true;
             }
-            state = self.machine.next(&joint);
+            let next = self.machine.next(&joint);
             path.push(joint);
+            match next {
+                Ok(next) => state = next,
+                Err(e) => {
+                    self.record(NO_MOVE, stopped(&e), path.clone());
+                    return Outcome::Stuck;
+                }
+            }
         }
     }
 
@@ -255,6 +266,12 @@ impl Run<'_> {
         }
         out
     }
+}
+
+/// The message of a state the rule evaluator could not evaluate (a limit
+/// reached), which leaves its roles without legal moves.
+fn stopped(e: &EngineError) -> String {
+    format!("{e}, so no role has a legal move")
 }
 
 /// At most this many moves of a sequence are shown.

@@ -307,30 +307,38 @@ impl Report {
 }
 
 /// The chance statistics as a JSON object: the number of states where
-/// nature chose, and per move its draws, observed frequency and mean
-/// declared probability.
+/// nature chose, and per throw its name, its draws and per move its draws,
+/// observed share within the throw and mean declared probability.
 fn chance_json(game: &Game, tally: &Tally) -> String {
-    let rows: Vec<String> = tally
-        .rows(game)
-        .iter()
-        .map(|r| {
+    let throws: Vec<String> = (tally.throws(game).iter())
+        .map(|throw| {
+            let rows: Vec<String> = (throw.rows.iter())
+                .map(|r| {
+                    format!(
+                        "{{\"move\":{},\"drawn\":{},\"observed\":{},\"declared\":{}}}",
+                        json_string(&r.text),
+                        r.drawn,
+                        r.observed,
+                        r.declared
+                    )
+                })
+                .collect();
             format!(
-                "{{\"move\":{},\"drawn\":{},\"observed\":{},\"declared\":{}}}",
-                json_string(&r.text),
-                r.drawn,
-                r.observed,
-                r.declared
+                "{{\"throw\":{},\"draws\":{},\"moves\":[{}]}}",
+                json_string(&throw.name),
+                throw.draws,
+                rows.join(",")
             )
         })
         .collect();
     format!(
-        "{{\"draws\":{},\"moves\":[{}]}}",
+        "{{\"draws\":{},\"throws\":[{}]}}",
         tally.draws(),
-        rows.join(",")
+        throws.join(",")
     )
 }
 
-/// The chance statistics as a table (`--chance`).
+/// The chance statistics as a table (`--chance`), a block per throw.
 fn chance_table(game: &Game, tally: &Tally) -> String {
     if game.random_role().is_none() {
         return "chance: the game has no chance role\n".to_string();
@@ -339,22 +347,23 @@ fn chance_table(game: &Game, tally: &Tally) -> String {
         "chance: nature chose in {} states (a single outcome is no choice)\n",
         tally.draws()
     );
-    let rows = tally.rows(game);
-    let width = rows
-        .iter()
+    let throws = tally.throws(game);
+    let width = (throws.iter().flat_map(|t| &t.rows))
         .map(|r| r.text.chars().count())
         .max()
-        .unwrap_or(0);
-    let width = width.max("move".len());
-    out.push_str(&format!(
-        "  {:<width$}  {:>10}  {:>8}  {:>8}\n",
-        "move", "drawn", "observed", "declared"
-    ));
-    for r in rows {
+        .unwrap_or(0)
+        .max("move".len());
+    for throw in throws {
         out.push_str(&format!(
-            "  {:<width$}  {:>10}  {:>8.4}  {:>8.4}\n",
-            r.text, r.drawn, r.observed, r.declared
+            "  throw {}: {} draws\n    {:<width$}  {:>10}  {:>8}  {:>8}\n",
+            throw.name, throw.draws, "move", "drawn", "observed", "declared"
         ));
+        for r in throw.rows {
+            out.push_str(&format!(
+                "    {:<width$}  {:>10}  {:>8.4}  {:>8.4}\n",
+                r.text, r.drawn, r.observed, r.declared
+            ));
+        }
     }
     out
 }

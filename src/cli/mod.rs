@@ -50,6 +50,7 @@ mod repl;
 use crate::diag::{self, Diagnostic};
 use crate::engine::EngineKind;
 use crate::load::Loaded;
+use crate::syntax::rules::is_param_value;
 use crate::syntax::{Overrides, SourceMap, Syntax};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
@@ -160,12 +161,13 @@ impl GameOptions {
         })
     }
 
-    /// `--param NAME=VALUE` pairs, trimmed; `Err` names the malformed one.
+    /// `--param NAME=VALUE` pairs, trimmed, each VALUE an integer or a
+    /// lower-case name; `Err` names the malformed one.
     pub fn overrides(&self) -> Result<Overrides, String> {
         self.params
             .iter()
             .map(|p| match p.split_once('=') {
-                Some((k, v)) if !k.trim().is_empty() => {
+                Some((k, v)) if !k.trim().is_empty() && is_param_value(v.trim()) => {
                     Ok((k.trim().to_string(), v.trim().to_string()))
                 }
                 _ => Err(p.clone()),
@@ -176,7 +178,9 @@ impl GameOptions {
     /// The overrides, or the usage error printed.
     fn overrides_or_usage(&self) -> Result<Overrides, i32> {
         self.overrides().map_err(|bad| {
-            errln!("error: --param takes NAME=VALUE, not `{bad}`");
+            errln!(
+                "error: --param takes NAME=VALUE, VALUE an integer or a lower-case name, not `{bad}`"
+            );
             EXIT_USAGE
         })
     }

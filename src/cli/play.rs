@@ -163,8 +163,9 @@ impl Table<'_> {
             m.check_playable().map_err(Stop::Misbehaved)?;
             let joint = self.joint(&m)?;
             step += 1;
+            let next = m.next(&joint).map_err(Stop::Misbehaved)?;
             outln!("{step}. {}", view::joint(game, &joint));
-            state = m.next(&joint);
+            state = next;
             if board {
                 out!("{}", render::state(game, &state, self.style));
             }

@@ -64,6 +64,10 @@ pub enum Code {
     /// accepts, since no ground atom depends on its own negation:
     /// `(<= (goal x 100) (true won)) (<= (goal x 0) (not (goal x 100)))`.
     NotStratified,
+    /// Warning: a track that visits a cell twice, or whose consecutive
+    /// cells are not adjacent on a board that defines adjacency:
+    /// `board grid(3, 1). track t: sq(1, 1), sq(3, 1).`
+    TrackShape,
     /// Warning from random playouts: a terminal state where a role has no
     /// goal, several goals or one outside 0..100.
     PlayoutGoals,
@@ -78,7 +82,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order of `docs/ERRORS.md`.
-    pub const ALL: [Code; 22] = [
+    pub const ALL: [Code; 23] = [
         Code::Syntax,
         Code::TooDeep,
         Code::Declaration,
@@ -97,6 +101,7 @@ impl Code {
         Code::NeverProduced,
         Code::Incomplete,
         Code::NotStratified,
+        Code::TrackShape,
         Code::PlayoutGoals,
         Code::PlayoutNoMove,
         Code::PlayoutEndless,
@@ -124,6 +129,7 @@ impl Code {
             Code::NeverProduced => "W0002",
             Code::Incomplete => "W0003",
             Code::NotStratified => "W0004",
+            Code::TrackShape => "W0005",
             Code::PlayoutGoals => "W0101",
             Code::PlayoutNoMove => "W0102",
             Code::PlayoutEndless => "W0103",
@@ -153,6 +159,7 @@ impl Code {
             Code::NeverProduced => "never produced",
             Code::Incomplete => "incomplete game",
             Code::NotStratified => "stratified only on ground atoms",
+            Code::TrackShape => "track shape",
             Code::PlayoutGoals => "malformed goals in play",
             Code::PlayoutNoMove => "no legal move in play",
             Code::PlayoutEndless => "playouts do not end",
@@ -189,6 +196,7 @@ pub mod codes {
     pub const NEVER_PRODUCED: Code = Code::NeverProduced;
     pub const INCOMPLETE: Code = Code::Incomplete;
     pub const NOT_STRATIFIED: Code = Code::NotStratified;
+    pub const TRACK_SHAPE: Code = Code::TrackShape;
     pub const PLAYOUT_GOALS: Code = Code::PlayoutGoals;
     pub const PLAYOUT_NO_MOVE: Code = Code::PlayoutNoMove;
     pub const PLAYOUT_ENDLESS: Code = Code::PlayoutEndless;

@@ -724,12 +724,15 @@ impl<'g> Machine<'g> {
     }
 
     /// The state after a joint move (one move index per role) from the loaded
-    /// state, written into `out`. Does not check legality.
-    pub fn next_into(&mut self, joint: &[u32], out: &mut State) {
+    /// state, written into `out`. Does not check legality. Only the rule
+    /// evaluator can fail here (a limit reached while solving `next`).
+    pub fn next_into(&mut self, joint: &[u32], out: &mut State) -> Result<(), EngineError> {
         let net = &self.game.net;
         if let Some(rm) = &mut self.rules {
-            rm.next(joint, &mut out.bits);
-            return;
+            return (rm.next(joint, &mut out.bits)).map_err(|stop| EngineError::Evaluation {
+                message: stop.to_string(),
+                state: self.state.clone(),
+            });
         }
         if let Some(c) = &mut self.counters {
             let does = joint
@@ -737,7 +740,7 @@ impl<'g> Machine<'g> {
                 .enumerate()
                 .map(|(r, &m)| net.roles[r].moves[m as usize].does);
             c.next(net, &self.game.propagation, does, &mut out.bits);
-            return;
+            return Ok(());
         }
         for (r, &m) in joint.iter().enumerate() {
             let does = net.roles[r].moves[m as usize].does;
@@ -790,12 +793,14 @@ impl<'g> Machine<'g> {
         for (r, &m) in joint.iter().enumerate() {
             self.vals[net.roles[r].moves[m as usize].does as usize] = false;
         }
+        Ok(())
     }
 
-    pub fn next(&mut self, joint: &[u32]) -> State {
+    /// The state after a joint move, as [`Machine::next_into`].
+    pub fn next(&mut self, joint: &[u32]) -> Result<State, EngineError> {
         let mut out = State::empty(self.game.net.base.len());
-        self.next_into(joint, &mut out);
-        out
+        self.next_into(joint, &mut out)?;
+        Ok(out)
     }
 
     /// A random legal move of one role in the loaded state: uniform for a
@@ -871,8 +876,12 @@ impl<'g> Machine<'g> {
             self.pick_random(rng)?;
             let joint = std::mem::take(&mut self.joint);
             let mut next = std::mem::replace(&mut self.next, State::empty(0));
-            self.next_into(&joint, &mut next);
+            let stepped = self.next_into(&joint, &mut next);
             self.joint = joint;
+            if let Err(e) = stepped {
+                self.next = next;
+                return Err(e);
+            }
             std::mem::swap(&mut self.state, &mut next);
             self.next = next;
             self.load_state();

@@ -71,7 +71,7 @@ pub fn perft(
                 for r in 0..roles {
                     joint[r] = m.legal(r)[idx[r]];
                 }
-                m.next_into(&joint, &mut scratch);
+                m.next_into(&joint, &mut scratch)?;
                 match next.get_mut(&scratch) {
                     Some(c) => {
                         *c = c

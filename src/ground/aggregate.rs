@@ -19,10 +19,11 @@
 //! is folded away by the compiler.
 
 use super::{AtomId, Grounder, Lit, Reached, TermId};
+use crate::check::walk::atom_vars;
 use crate::diag::{Diagnostic, codes};
 use crate::ground::GTerm;
 use crate::syntax::{
-    AggOp, Atom, Literal, Program, Rule, Span, Sym, Term, TermKind, aggregate_shared,
+    AggOp, Atom, CmpOp, Literal, Program, Rule, Span, Sym, Term, TermKind, aggregate_shared,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeSet;
@@ -112,13 +113,19 @@ pub fn rewrite(program: &Program) -> (Program, Vec<AggSpec>) {
 }
 
 /// The literals of a rule outside its aggregates that do not depend on an
-/// aggregate's result (directly or through `X = Expr`).
+/// aggregate's result. A variable depends on it when it is a result, or the
+/// other side of a comparison with one, and no literal without aggregates
+/// binds it ([`bound_without_aggregates`]): in `k(R, K), T = sum V { .. },
+/// S = T + K`, `S` depends on `T` but `K` does not, so `k(R, K)` is outer.
 fn outer_literals(rule: &Rule) -> Vec<Literal> {
+    let bound = bound_without_aggregates(rule);
     let mut derived: FxHashSet<Sym> = FxHashSet::default();
     for lit in &rule.body {
         if let Literal::Agg(a) = lit {
             a.result.for_each_var(&mut |v, _| {
-                derived.insert(v);
+                if !bound.contains(&v) {
+                    derived.insert(v);
+                }
             });
         }
     }
@@ -134,7 +141,9 @@ fn outer_literals(rule: &Rule) -> Vec<Literal> {
                 && mentions(lit, &derived)
             {
                 lit.for_each_var(&mut |v, _| {
-                    derived.insert(v);
+                    if !bound.contains(&v) {
+                        derived.insert(v);
+                    }
                 });
             }
         }
@@ -147,6 +156,46 @@ fn outer_literals(rule: &Rule) -> Vec<Literal> {
         .filter(|l| !matches!(l, Literal::Agg(_)) && !mentions(l, &derived))
         .cloned()
         .collect()
+}
+
+/// The variables a rule binds without its aggregates: those of its positive
+/// atoms (outside arithmetic, and inside `( ; )` groups), then the targets
+/// of `X = Expr` whose `Expr` is bound, to a fixpoint.
+fn bound_without_aggregates(rule: &Rule) -> FxHashSet<Sym> {
+    let mut bound: FxHashSet<Sym> = FxHashSet::default();
+    let mut equations: Vec<(Sym, &Term)> = Vec::new();
+    let mut stack: Vec<&Literal> = rule.body.iter().collect();
+    while let Some(lit) = stack.pop() {
+        match lit {
+            Literal::Pos(a) => atom_vars(a, &mut |v, _, arith| {
+                if !arith {
+                    bound.insert(v);
+                }
+            }),
+            Literal::Or(branches, _) => stack.extend(branches.iter().flatten()),
+            Literal::Cmp(CmpOp::Eq, a, b, _) => {
+                for (target, expr) in [(a, b), (b, a)] {
+                    if let TermKind::Var(t) = target.kind {
+                        equations.push((t, expr));
+                    }
+                }
+            }
+            Literal::Not(..) | Literal::Cmp(..) | Literal::Agg(_) => {}
+        }
+    }
+    loop {
+        let before = bound.len();
+        for &(target, expr) in &equations {
+            let mut ready = true;
+            expr.for_each_var(&mut |v, _| ready &= bound.contains(&v));
+            if ready {
+                bound.insert(target);
+            }
+        }
+        if bound.len() == before {
+            return bound;
+        }
+    }
 }
 
 /// The `_agg_K` facts of each shared binding: atom and value (1 for count).

@@ -260,7 +260,7 @@ impl Session {
             m.set_state(&state);
             joint::joint(&mut m, &items, false, &mut self.rng)?
         };
-        Ok(self.apply(joint))
+        self.apply(joint)
     }
 
     fn roll(&mut self, args: &str) -> Res {
@@ -281,15 +281,15 @@ impl Session {
             m.set_state(&state);
             joint::joint(&mut m, &items, true, &mut self.rng)?
         };
-        Ok(self.apply(joint))
+        self.apply(joint)
     }
 
     /// Plays a checked joint move; the text is the move and the new view.
-    fn apply(&mut self, joint: Vec<u32>) -> String {
-        let next = self.machine().next(&joint);
+    fn apply(&mut self, joint: Vec<u32>) -> Res {
+        let next = self.machine().next(&joint)?;
         let line = view::joint(&self.game, &joint);
         self.push(Change::Move(joint), next);
-        format!("{line}\n{}", self.view())
+        Ok(format!("{line}\n{}", self.view()))
     }
 
     fn auto(&mut self, args: &str) -> Res {
@@ -333,7 +333,7 @@ impl Session {
             return Ok(None);
         }
         let joint = agents::agents_joint(&self.agents, &m, &mut self.rng)?;
-        let next = m.next(&joint);
+        let next = m.next(&joint)?;
         let line = format!("{}. {}\n", self.cursor + 1, view::joint(&self.game, &joint));
         self.push(Change::Move(joint), next);
         Ok(Some(line))

@@ -175,7 +175,7 @@ impl Scenario {
                 }
             })
             .collect();
-        m.next(&joint)
+        m.next(&joint).expect("next state")
     }
 
     /// The facts of a state, printed and sorted.
@@ -250,7 +250,7 @@ pub fn chance_draws(game: &Game, playouts: usize, seed: u64) -> BTreeMap<String,
             *counts
                 .entry(game.show_move(nature, joint[nature]))
                 .or_default() += 1;
-            let next = m.next(&joint);
+            let next = m.next(&joint).expect("next state");
             m.set_state(&next);
         }
     }

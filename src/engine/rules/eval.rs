@@ -192,12 +192,15 @@ struct Store {
     tables: Vec<Table>,
     /// The tables in use: `tables[..live]`.
     live: usize,
+    /// The answers held in the tables in use.
+    answers: usize,
 }
 
 impl Store {
     fn clear(&mut self) {
         self.heads.clear();
         self.live = 0;
+        self.answers = 0;
     }
 
     /// The table of `rel(call)`, whose hash is `hash`, if there is one.
@@ -284,10 +287,9 @@ pub struct Evaluator<'g> {
     /// Vectors for the calls whose rules run, kept for reuse.
     calls: Vec<Vec<Option<TermId>>>,
     head: Vec<TermId>,
+    /// Candidate facts tried in the current evaluation (a state's view and
+    /// goals, or one next state).
     work: u64,
-    answers: usize,
-    /// Answers held in the tables of static relations (kept across states).
-    static_answers: usize,
 }
 
 impl<'g> Evaluator<'g> {
@@ -310,8 +312,6 @@ impl<'g> Evaluator<'g> {
             built: Vec::new(),
             head: Vec::new(),
             work: 0,
-            answers: 0,
-            static_answers: 0,
         }
     }
 
@@ -325,12 +325,13 @@ impl<'g> Evaluator<'g> {
         self.stores[Level::Move as usize].clear();
         self.facts.load(bits);
         self.work = 0;
-        self.answers = self.static_answers;
     }
 
-    /// Sets the moves being made (forgetting what the previous ones implied).
+    /// Sets the moves being made (forgetting what the previous ones implied):
+    /// each joint move of a state is a new evaluation with its own limits.
     pub fn set_moves(&mut self, does: impl Iterator<Item = (TermId, TermId)>) {
         self.stores[Level::Move as usize].clear();
+        self.work = 0;
         self.does.clear();
         self.does.extend(does);
     }
@@ -350,7 +351,6 @@ impl<'g> Evaluator<'g> {
         });
         if result.is_err() {
             self.stores.iter_mut().for_each(Store::clear);
-            self.static_answers = 0;
             self.frames.clear();
             self.incomplete.clear();
             self.env.clear();
@@ -621,7 +621,7 @@ impl<'g> Evaluator<'g> {
         self.work += 1;
         let limits = &self.game.rules.limits;
         if self.work > limits.max_work {
-            return Err(Stop::Limit("candidate facts tried in one state"));
+            return Err(Stop::Limit("candidate facts tried in one evaluation"));
         }
         if self.terms.len() > limits.max_terms {
             return Err(Stop::Limit("terms made by one machine"));
@@ -816,10 +816,10 @@ impl<'g> Evaluator<'g> {
         call: &[Option<TermId>],
     ) -> Result<(), Stop> {
         if self.table_mut(t).insert(answer) {
-            self.answers += 1;
-            self.static_answers += usize::from(t.0 == Level::Static as u8);
-            if self.answers > self.game.rules.limits.max_answers {
-                return Err(Stop::Limit("answers held for one state"));
+            self.stores[t.0 as usize].answers += 1;
+            let held: usize = self.stores.iter().map(|s| s.answers).sum();
+            if held > self.game.rules.limits.max_answers {
+                return Err(Stop::Limit("answers held for one evaluation"));
             }
             if call.iter().all(Option::is_some) {
                 return Err(Stop::Found);

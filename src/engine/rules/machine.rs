@@ -4,9 +4,10 @@
 //!
 //! In: a state's bits, then a joint move or a request for goals. Out: the
 //! terminal test, legal moves per role, weights of the chance role's moves,
-//! the next state's bits, goal values. Holds: an evaluation that stops (a
-//! limit, a cycle through negation) leaves no legal move and is reported by
-//! [`RuleMachine::failure`] until the next state is loaded.
+//! the next state's bits, goal values. Holds: an evaluation of a state
+//! that stops (a limit, a cycle through negation) leaves no legal move and
+//! is reported by [`RuleMachine::failure`] until the next state is loaded;
+//! one of a next state is an error of [`RuleMachine::next`] itself.
 
 use super::eval::{Evaluator, Stop};
 use super::{Level, RuleGame, Special};
@@ -22,8 +23,6 @@ pub struct RuleMachine<'g> {
     /// Weights of the chance role's legal moves: (move, weight) pairs.
     pub weights: Vec<(u32, i64)>,
     failed: Option<Stop>,
-    /// A failure of `next`, reported with the state loaded after it.
-    failed_next: Option<Stop>,
 }
 
 impl<'g> RuleMachine<'g> {
@@ -34,7 +33,6 @@ impl<'g> RuleMachine<'g> {
             terminal: false,
             weights: Vec::new(),
             failed: None,
-            failed_next: None,
         }
     }
 
@@ -49,10 +47,8 @@ impl<'g> RuleMachine<'g> {
         self.weights.clear();
         self.terminal = false;
         self.eval.load(bits);
-        self.failed = self.failed_next.take();
-        if self.failed.is_none()
-            && let Err(stop) = self.view(legal)
-        {
+        self.failed = None;
+        if let Err(stop) = self.view(legal) {
             legal.iter_mut().for_each(Vec::clear);
             self.weights.clear();
             self.terminal = false;
@@ -90,27 +86,24 @@ impl<'g> RuleMachine<'g> {
         Ok(())
     }
 
-    /// The next state's bits after a joint move from the loaded state.
-    pub fn next(&mut self, joint: &[u32], out: &mut [u64]) {
+    /// The next state's bits after a joint move from the loaded state, or
+    /// why the evaluation stopped.
+    pub fn next(&mut self, joint: &[u32], out: &mut [u64]) -> Result<(), Stop> {
         out.iter_mut().for_each(|w| *w = 0);
         let game = self.game;
         let does = (joint.iter().enumerate())
             .map(|(r, &m)| (game.roles[r], game.move_terms[r][m as usize]));
         self.eval.set_moves(does);
         let Some(next) = game.rules.special.next else {
-            return;
+            return Ok(());
         };
-        match self.eval.ask(next, &[None]) {
-            Ok(facts) => {
-                for fact in facts {
-                    // The domain holds every fact `next` can give.
-                    if let Some(&i) = game.base_index.get(&fact) {
-                        out[i as usize / 64] |= 1 << (i % 64);
-                    }
-                }
+        for fact in self.eval.ask(next, &[None])? {
+            // The domain holds every fact `next` can give.
+            if let Some(&i) = game.base_index.get(&fact) {
+                out[i as usize / 64] |= 1 << (i % 64);
             }
-            Err(stop) => self.failed_next = Some(stop),
         }
+        Ok(())
     }
 
     /// Every goal value of every role in the loaded state.

@@ -37,11 +37,12 @@ use rustc_hash::FxHashMap;
 /// Bounds on one evaluation (a state's view, its goals or one next state).
 #[derive(Clone, Copy, Debug)]
 pub struct RuleLimits {
-    /// Answers held in the tables of one state, in all.
+    /// Answers held in the tables of one evaluation, in all (those of the
+    /// static relations, of the state and of the moves being made).
     pub max_answers: usize,
     /// Nested calls: the depth of the evaluator's own recursion.
     pub max_depth: usize,
-    /// Candidate facts tried while solving the queries of one state.
+    /// Candidate facts tried in one evaluation.
     pub max_work: u64,
     /// Terms made while evaluating (arithmetic, built heads) per machine.
     pub max_terms: usize,

@@ -46,7 +46,13 @@ pub fn parse_program(
     let stmts = collect(sources, file, &mut stack, &mut errors);
     let mut flat = Vec::new();
     flatten(&stmts, &mut flat);
-    let params = parameters(&flat, overrides, &mut errors);
+    let (params, out_of_range) = parameters(&flat, overrides, &mut errors);
+    if out_of_range {
+        // The game is not meant for these values: its rules' errors would
+        // only be noise.
+        errors.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
+        return Err(errors);
+    }
     let mut symbols = Symbols::default();
     let mut rules_errors = Vec::new();
     let (rules, mut meta) = {
@@ -204,13 +210,15 @@ fn flatten<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a Stmt>) {
 }
 
 /// The final value of every parameter: declared defaults (each may use the
-/// parameters before it), then `overrides`.
+/// parameters before it), then `overrides`; and whether one is outside the
+/// values its declaration allows.
 fn parameters(
     flat: &[&Stmt],
     overrides: &Overrides,
     errors: &mut Vec<Diagnostic>,
-) -> IndexMap<String, Value> {
+) -> (IndexMap<String, Value>, bool) {
     let mut params: IndexMap<String, Value> = IndexMap::new();
+    let mut out_of_range = false;
     let mut given: IndexMap<&str, Value> = IndexMap::new();
     for (name, value) in overrides {
         match parse_value(value) {
@@ -228,6 +236,7 @@ fn parameters(
             name,
             name_span,
             value,
+            valid,
         } = &s.kind
         else {
             continue;
@@ -240,7 +249,8 @@ fn parameters(
             ));
             continue;
         }
-        let v = if let Some(v) = given.get(name.as_str()) {
+        let from_cli = given.get(name.as_str());
+        let v = if let Some(v) = from_cli {
             errors.extend(name_for_number(name, *name_span, v, value));
             v.clone()
         } else {
@@ -270,6 +280,30 @@ fn parameters(
                 }
             }
         };
+        let allowed = allowed_values(valid, &params, errors);
+        if !allowed.is_empty() && !allowed.iter().any(|a| a.admits(&v)) {
+            out_of_range = true;
+            let mut shown: Vec<String> = allowed.iter().map(Allowed::to_string).collect();
+            let last = shown.pop().unwrap_or_default();
+            let shown = match shown.is_empty() {
+                true => last,
+                false => format!("{} or {last}", shown.join(", ")),
+            };
+            let (span, how) = match from_cli {
+                Some(_) => (*name_span, format!("`--param {name}={v}` sets it to {v}")),
+                None => (value.span, format!("it is {v} here")),
+            };
+            errors.push(
+                Diagnostic::error(
+                    codes::DECLARATION,
+                    span,
+                    format!("parameter `{name}` may only be {shown}: {how}"),
+                )
+                .with_note(
+                    "the game declares the values it works with: `param NAME = DEFAULT in VALUES.`",
+                ),
+            );
+        }
         params.insert(name.clone(), v);
     }
     for name in given.keys() {
@@ -277,7 +311,67 @@ fn parameters(
             errors.push(unknown_param(name, params.keys().map(String::as_str)));
         }
     }
-    params
+    (params, out_of_range)
+}
+
+/// One value, or a range of values, that a parameter may take.
+enum Allowed {
+    Range(i64, i64),
+    Name(String),
+}
+
+impl Allowed {
+    fn admits(&self, v: &Value) -> bool {
+        match (self, v) {
+            (Allowed::Range(lo, hi), Value::Int(i)) => (lo..=hi).contains(&i),
+            (Allowed::Name(a), Value::Name(n)) => a == n,
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Display for Allowed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Allowed::Range(lo, hi) if lo == hi => write!(f, "{lo}"),
+            Allowed::Range(lo, hi) => write!(f, "{lo}..{hi}"),
+            Allowed::Name(n) => f.write_str(n),
+        }
+    }
+}
+
+/// The values of a parameter's `in ...` (each may use the parameters before
+/// it); a range runs from its smaller end to its larger.
+fn allowed_values(
+    valid: &[parser::Ex],
+    params: &IndexMap<String, Value>,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<Allowed> {
+    let mut symbols = Symbols::default();
+    let mut lower = Lower {
+        symbols: &mut symbols,
+        params,
+        errors,
+    };
+    let mut out = Vec::new();
+    for ex in valid {
+        let (lo, hi) = match &ex.kind {
+            ExKind::Range(lo, hi) => (lower.term(lo), lower.term(hi)),
+            _ => (lower.term(ex), lower.term(ex)),
+        };
+        match (lo.kind, hi.kind) {
+            (TermKind::Int(a), TermKind::Int(b)) => out.push(Allowed::Range(a.min(b), a.max(b))),
+            (TermKind::Const(a), TermKind::Const(b)) if a == b => {
+                out.push(Allowed::Name(lower.symbols.name(a).to_string()))
+            }
+            _ => lower.errors.push(Diagnostic::error(
+                codes::DECLARATION,
+                ex.span,
+                "the values of a parameter are integers, ranges of integers or names",
+            )),
+        }
+    }
+    out
 }
 
 /// `--param NAME=VALUE` giving a name to a parameter whose default is an
@@ -319,6 +413,12 @@ fn unknown_param<'a>(name: &str, known: impl Iterator<Item = &'a str> + Clone) -
     } else {
         format!("its parameters: {}", all.join(", "))
     })
+}
+
+/// Whether a text is a parameter's value: an integer or a lower-case name
+/// (the CLI refuses any other `--param` value as a usage error).
+pub fn is_param_value(s: &str) -> bool {
+    parse_value(s).is_some()
 }
 
 /// A value given on the command line: an integer or a lower-case name.

@@ -116,6 +116,9 @@ pub enum StmtKind {
         name: String,
         name_span: Span,
         value: Ex,
+        /// The values it may take (`in 1..9, 12`): integers, ranges and
+        /// names; empty for any value.
+        valid: Vec<Ex>,
     },
     Extends {
         path: String,
@@ -200,6 +203,7 @@ pub fn describe(rule: &Rule) -> String {
         Rule::option => "a declaration word (`at`, `as`, `from`, `using`, ...)".into(),
         Rule::colon => "`:`".into(),
         Rule::kw_param | Rule::param => "`param`".into(),
+        Rule::kw_in => "`in`".into(),
         Rule::kw_extends | Rule::extends => "`extends`".into(),
         Rule::kw_rule => "`rule`".into(),
         Rule::kw_replace => "`replace`".into(),
@@ -342,9 +346,12 @@ impl Reader {
             .push(Diagnostic::error(codes::SYNTAX, span, message));
     }
 
+    /// The span of a parse node, without the blanks a node ending in an
+    /// optional part (`name ~ args?`) takes after it.
     fn span(&self, pair: &Pair<'_, Rule>, base: usize) -> Span {
         let s = pair.as_span();
-        Span::new(self.file, base + s.start(), base + s.end())
+        let end = s.start() + pair.as_str().trim_end().len();
+        Span::new(self.file, base + s.start(), base + end)
     }
 
     /// Reads the statement at `pos` into `nest` (or records its error) and
@@ -370,8 +377,17 @@ impl Reader {
                 );
             }
             Err(e) => {
+                let wants_stop = matches!(&e.variant,
+                    pest::error::ErrorVariant::ParsingError { positives, .. }
+                        if positives.contains(&Rule::stop));
                 let mut d = pest_diagnostic(e, self.file, describe);
                 if let Some(s) = d.span.as_mut() {
+                    // A missing `.`: where the statement should have ended,
+                    // not at the next statement, lines below.
+                    if wants_stop && let Some(end) = end_before_blank_lines(rest, s.start as usize)
+                    {
+                        (s.start, s.end) = (end as u32, end as u32 + 1);
+                    }
                     s.start += pos as u32;
                     s.end += pos as u32;
                     s.end = s.end.min(text.len() as u32).max(s.start);
@@ -397,10 +413,14 @@ impl Reader {
                 let name = it.next()?;
                 let name_span = self.span(&name, base);
                 let value = self.arg(it.next()?, base);
+                let valid = (it.filter(|p| p.as_rule() == Rule::arg))
+                    .map(|p| self.arg(p, base))
+                    .collect();
                 StmtKind::Param {
                     name: name.as_str().to_string(),
                     name_span,
                     value,
+                    valid,
                 }
             }
             Rule::declaration => StmtKind::Decl(self.declaration(inner, base)?),
@@ -855,4 +875,26 @@ fn unescape(s: &str) -> String {
         }
     }
     out
+}
+
+/// The offset just after the last character of code (not a blank, not in a
+/// comment) before `at`, if a line break lies between them: where a
+/// statement that the text at `at` does not continue should have ended.
+fn end_before_blank_lines(text: &str, at: usize) -> Option<usize> {
+    let (mut last, mut in_comment, mut in_string, mut escaped) = (None, false, false, false);
+    for (i, c) in text.get(..at)?.char_indices() {
+        match c {
+            '\n' => in_comment = false,
+            _ if in_comment => {}
+            '"' if !escaped => in_string = !in_string,
+            '%' if !in_string => in_comment = true,
+            _ => {}
+        }
+        escaped = in_string && c == '\\' && !escaped;
+        if !in_comment && !c.is_whitespace() {
+            last = Some(i + c.len_utf8());
+        }
+    }
+    let end = last?;
+    text[end..at].contains('\n').then_some(end)
 }

@@ -2,7 +2,8 @@
 //!
 //! In: the statements of a base (already merged with its own base) and of a
 //! variant. Out: one list of statements, with the variant's changes applied
-//! in its order: a `param` changes the base's value, a `section` replaces
+//! in its order: a `param` changes the base's value (and keeps the values
+//! the base allows unless it says its own), a `section` replaces
 //! the base's section of that name, `replace LABEL: clause` replaces the
 //! base's rule of that label where it stands, `drop LABEL` and `drop section
 //! NAME` remove them, a `game` title replaces the base's, and everything else
@@ -27,15 +28,15 @@ pub fn merge(mut base: Vec<Stmt>, own: Vec<Stmt>, errors: &mut Vec<Diagnostic>) 
             } => {
                 let (name, span) = (name.clone(), *name_span);
                 match find_mut(&mut base, &|s| is_param(s, &name)) {
-                    Some(slot) => *slot = stmt,
-                    None => errors.push(unknown(span, format!("parameter `{name}`"))),
+                    Some(slot) => *slot = with_base_values(stmt, slot),
+                    None => errors.push(unknown(span, Kind::Param, &name, &base)),
                 }
             }
             StmtKind::Section {
                 name, name_span, ..
-            } => match base.iter_mut().find(|s| section_name(s) == Some(name)) {
-                Some(slot) => *slot = stmt,
-                None => errors.push(unknown(*name_span, format!("section `{name}`"))),
+            } => match base.iter().position(|s| section_name(s) == Some(name)) {
+                Some(i) => base[i] = stmt,
+                None => errors.push(unknown(*name_span, Kind::Section, name, &base)),
             },
             StmtKind::Labelled { .. } => labelled(&mut base, stmt, errors),
             StmtKind::Drop {
@@ -46,7 +47,7 @@ pub fn merge(mut base: Vec<Stmt>, own: Vec<Stmt>, errors: &mut Vec<Diagnostic>) 
                 Some(i) => {
                     base.remove(i);
                 }
-                None => errors.push(unknown(*name_span, format!("section `{name}`"))),
+                None => errors.push(unknown(*name_span, Kind::Section, name, &base)),
             },
             StmtKind::Drop {
                 section: false,
@@ -54,7 +55,7 @@ pub fn merge(mut base: Vec<Stmt>, own: Vec<Stmt>, errors: &mut Vec<Diagnostic>) 
                 name_span,
             } => {
                 if !remove_labelled(&mut base, name) {
-                    errors.push(unknown(*name_span, format!("rule labelled `{name}`")));
+                    errors.push(unknown(*name_span, Kind::Label, name, &base));
                 }
             }
             StmtKind::Decl(d) if d.keyword == "game" => {
@@ -70,6 +71,18 @@ pub fn merge(mut base: Vec<Stmt>, own: Vec<Stmt>, errors: &mut Vec<Diagnostic>) 
         }
     }
     base
+}
+
+/// A variant's `param`: without values of its own (`in ...`), it keeps
+/// those the base allows.
+fn with_base_values(mut stmt: Stmt, base: &Stmt) -> Stmt {
+    if let (StmtKind::Param { valid, .. }, StmtKind::Param { valid: allowed, .. }) =
+        (&mut stmt.kind, &base.kind)
+        && valid.is_empty()
+    {
+        valid.clone_from(allowed);
+    }
+    stmt
 }
 
 /// A variant's `rule LABEL:` (added, its label new) or `replace LABEL:`
@@ -89,7 +102,7 @@ fn labelled(base: &mut Vec<Stmt>, mut stmt: Stmt, errors: &mut Vec<Diagnostic>) 
     let slot = find_mut(base, &|s| label_of(s).is_some_and(|(l, _)| l == name));
     match (slot, was_replace) {
         (Some(slot), true) => *slot = stmt,
-        (None, true) => errors.push(unknown(span, format!("rule labelled `{name}`"))),
+        (None, true) => errors.push(unknown(span, Kind::Label, &name, base)),
         (None, false) => base.push(stmt),
         (Some(old), false) => {
             let old_span = label_of(old).map_or(old.span, |(_, s)| s);
@@ -190,12 +203,44 @@ fn refuse_changes(stmts: Vec<Stmt>, why: &str, errors: &mut Vec<Diagnostic>) -> 
     kept
 }
 
-fn unknown(span: Span, what: String) -> Diagnostic {
-    Diagnostic::error(
+/// What a variant names in its base.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Param,
+    Section,
+    Label,
+}
+
+/// A name the base does not have: the nearest one it has, and every one.
+fn unknown(span: Span, kind: Kind, name: &str, base: &[Stmt]) -> Diagnostic {
+    let (what, plural) = match kind {
+        Kind::Param => (format!("parameter `{name}`"), "parameters"),
+        Kind::Section => (format!("section `{name}`"), "sections"),
+        Kind::Label => (format!("rule labelled `{name}`"), "labels"),
+    };
+    let mut known: Vec<String> = Vec::new();
+    visit(base, &mut |s| {
+        let found = match (&s.kind, kind) {
+            (StmtKind::Param { name, .. }, Kind::Param) => Some(name.as_str()),
+            (StmtKind::Section { name, .. }, Kind::Section) => Some(name.as_str()),
+            (_, Kind::Label) => label_of(s).map(|(l, _)| l),
+            _ => None,
+        };
+        known.extend(found.map(str::to_string));
+    });
+    let mut d = Diagnostic::error(
         codes::UNKNOWN_NAME,
         span,
         format!("the base file has no {what}"),
-    )
+    );
+    if let Some(near) = crate::diag::suggest::closest(name, known.iter().map(String::as_str)) {
+        d = d.with_note(format!("did you mean `{near}`?"));
+    }
+    let listed: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+    d.with_note(match listed.is_empty() {
+        true => format!("the base file has no {plural}"),
+        false => format!("its {plural}: {}", listed.join(", ")),
+    })
 }
 
 fn label_of(s: &Stmt) -> Option<(&str, Span)> {

@@ -89,8 +89,8 @@ impl Desugar<'_> {
     fn faces(&mut self, items: &[Vec<Ex>]) -> Vec<(Term, i64)> {
         let mut faces: Vec<(Term, i64)> = Vec::new();
         for item in items {
-            let (face, weight) = match item.as_slice() {
-                [f] => (f, Some(1)),
+            let (face, weight, weight_span) = match item.as_slice() {
+                [f] => (f, Some(1), f.span),
                 [
                     f,
                     Ex {
@@ -98,7 +98,7 @@ impl Desugar<'_> {
                         ..
                     },
                     wt,
-                ] if w == "weight" => (f, self.lw.int(wt, "a weight")),
+                ] if w == "weight" => (f, self.lw.int(wt, "a weight"), wt.span),
                 _ => {
                     self.decl_error(item[0].span, "a face is `FACE` or `FACE weight W`");
                     continue;
@@ -106,7 +106,7 @@ impl Desugar<'_> {
             };
             let Some(weight) = weight else { continue };
             if !(1..=1_000_000).contains(&weight) {
-                self.decl_error(face.span, "a weight must be 1 to 1000000");
+                self.decl_error(weight_span, "a weight must be 1 to 1000000");
                 continue;
             }
             for t in self.lw.expand(face, false) {
