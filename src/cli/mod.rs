@@ -290,7 +290,7 @@ fn open_file(path: &Path, options: &GameOptions, overrides: &Overrides) -> Resul
         Ok(loaded) => {
             if let Some(why) = &loaded.fallback {
                 errln!(
-                    "note: {}: too large to ground ({why}); using the rule evaluator",
+                    "note: {}: {why}; using the rule evaluator",
                     path.display()
                 );
             }

@@ -924,6 +924,9 @@ impl<'g> Machine<'g> {
                     let scratch = &mut self.recursion;
                     net.recursion.evaluate(net, &mut self.vals, a, b, scratch)
                 }
+                PlanStep::Test(s, t) => {
+                    self.vals[s as usize] = self.forced[s as usize] || net.numbers.holds(&self.vals, t)
+                }
             }
         }
     }

@@ -22,7 +22,7 @@ use super::{AtomId, Grounder, Lit, Reached, TermId};
 use crate::diag::{Diagnostic, codes};
 use crate::ground::GTerm;
 use crate::syntax::{
-    AggOp, Atom, Literal, Program, Rule, Span, Sym, Term, TermKind, aggregate_shared,
+    AggOp, Atom, CmpOp, Literal, Program, Rule, Span, Sym, Term, TermKind, aggregate_shared,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeSet;
@@ -44,6 +44,9 @@ pub struct AggSpec {
     pub chain: (Sym, usize),
     pub shared: usize,
     pub span: Span,
+    /// Its value is computed at play time ([`super::numbers`]): one
+    /// `_aggv_K(s, _value)` per shared binding, no candidates, no network.
+    pub open: bool,
 }
 
 /// Rewrites every aggregate of `program` (see the module header).
@@ -85,6 +88,7 @@ pub fn rewrite(program: &Program) -> (Program, Vec<AggSpec>) {
                 chain: name("aggc", shared.len() + 2),
                 shared: shared.len(),
                 span: agg.span,
+                open: false,
             };
             let atom = |rel: (Sym, usize), args: Vec<Term>| Atom {
                 rel: rel.0,
@@ -127,15 +131,19 @@ fn outer_literals(rule: &Rule) -> Vec<Literal> {
         lit.for_each_var(&mut |v, _| hit |= derived.contains(&v));
         hit
     };
+    // `X = Expr` over a derived variable derives `X`; the other variables
+    // of `Expr` are inputs (`S = T + K`: `K` stays outer).
     loop {
         let before = derived.len();
         for lit in &rule.body {
-            if let Literal::Cmp(..) = lit
+            if let Literal::Cmp(CmpOp::Eq, left, right, _) = lit
                 && mentions(lit, &derived)
             {
-                lit.for_each_var(&mut |v, _| {
-                    derived.insert(v);
-                });
+                for side in [left, right] {
+                    if let TermKind::Var(v) = side.kind {
+                        derived.insert(v);
+                    }
+                }
             }
         }
         if derived.len() == before {
@@ -204,6 +212,10 @@ impl Grounder {
     pub(super) fn aggregate_candidates(&mut self, specs: &[AggSpec]) -> Result<bool, Diagnostic> {
         let before = self.atoms.len();
         for spec in specs {
+            if spec.open {
+                self.open_aggregate_values(spec)?;
+                continue;
+            }
             let groups = self.aggregate_groups(spec)?;
             let values_rel = self.rel(spec.values);
             for s in self.aggregate_domain(spec) {
@@ -226,11 +238,72 @@ impl Grounder {
             for s in self.aggregate_domain(spec) {
                 let mut inputs = groups.get(&s).cloned().unwrap_or_default();
                 inputs.sort_unstable();
+                if spec.open {
+                    self.open_aggregate_members(spec, &s, &inputs)?;
+                    continue;
+                }
                 match spec.op {
                     AggOp::Count | AggOp::Sum => self.chain_network(spec, &s, &inputs)?,
                     AggOp::Min | AggOp::Max => self.extreme_network(spec, &s, &inputs)?,
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// An open aggregate: `_aggv_K(s, _value)` for every shared binding
+    /// `s` of its domain, with a new aggregate node as its value. It holds
+    /// when the aggregate has a value: always for `count` (a fact), else a
+    /// test that the node is defined (`min`/`max` of nothing, a `sum` out
+    /// of range).
+    fn open_aggregate_values(&mut self, spec: &AggSpec) -> Result<(), Diagnostic> {
+        let values_rel = self.rel(spec.values);
+        let Some(value) = self.num.value else {
+            return Ok(());
+        };
+        for s in self.aggregate_domain(spec) {
+            let mut args = s.to_vec();
+            args.push(value);
+            if self.rels[values_rel].find(&args).is_some() {
+                continue;
+            }
+            let node = self.num.aggregate(spec.op);
+            let atom = match spec.op {
+                AggOp::Count => {
+                    let atom = self.insert(values_rel, &args, spec.span)?;
+                    self.network_rule(atom, &[], &[], spec.span)?;
+                    atom
+                }
+                _ => {
+                    let test = super::numbers::Test::Defined(node);
+                    let atom = self.insert(values_rel, &args, spec.span)?;
+                    self.num.numbers.tests.push((atom, test));
+                    atom
+                }
+            };
+            self.num.values.insert((atom, spec.shared as u32), node);
+        }
+        Ok(())
+    }
+
+    /// Sets the members of the node of an open aggregate's binding `s`.
+    fn open_aggregate_members(
+        &mut self,
+        spec: &AggSpec,
+        s: &[TermId],
+        inputs: &[(AtomId, i64)],
+    ) -> Result<(), Diagnostic> {
+        let (Some(value), Some(&r)) = (self.num.value, self.rel_ids.get(&spec.values)) else {
+            return Ok(());
+        };
+        let mut args = s.to_vec();
+        args.push(value);
+        let Some(f) = self.rels[r].find(&args) else {
+            return Ok(());
+        };
+        let atom = self.rels[r].atoms[f as usize];
+        if let Some(&node) = self.num.values.get(&(atom, spec.shared as u32)) {
+            self.num.set_members(node, inputs);
         }
         Ok(())
     }
