@@ -19,11 +19,7 @@ fn query(s: &Scenario, state: &State, pattern: &str) -> Vec<String> {
         .unwrap_or_else(|d| panic!("`{pattern}`: {}", d.message));
     let mut m = s.game.machine();
     m.set_state(state);
-    let mut out: Vec<String> = m
-        .query(&term)
-        .into_iter()
-        .map(|a| s.game.show_atom(a))
-        .collect();
+    let mut out = m.query_shown(&term).expect("a compiled game");
     out.sort();
     out
 }

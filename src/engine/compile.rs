@@ -49,9 +49,27 @@ pub struct NetNumbers {
     pub nodes: Vec<Node>,
     pub members: Vec<(u32, i64)>,
     pub tests: Vec<Test>,
+    /// The value node of each open position of each open atom, as (atom,
+    /// position, node), sorted.
+    pub values: Vec<(u32, u32, u32)>,
 }
 
 impl NetNumbers {
+    /// The value of a node in `vals`, each aggregate folded over its
+    /// members (what the reference plans do).
+    pub fn value(&self, vals: &[bool], node: u32) -> Option<i64> {
+        numbers::value(&self.nodes, node, &|n| self.fold(vals, n))
+    }
+
+    /// The value nodes of an atom's open positions, as (position, node).
+    pub fn open_positions(&self, atom: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let from = self.values.partition_point(|v| v.0 < atom);
+        self.values[from..]
+            .iter()
+            .take_while(move |v| v.0 == atom)
+            .map(|v| (v.1, v.2))
+    }
+
     /// Whether test `t` holds in `vals`.
     pub fn holds(&self, vals: &[bool], t: u32) -> bool {
         numbers::holds(&self.nodes, self.tests[t as usize], &|n| self.fold(vals, n))
@@ -341,7 +359,11 @@ impl AtomGraph {
             let s = &mut succ[atom.0 as usize];
             for &n in &aggregates {
                 if let Node::Agg(_, a, b) = g.numbers.nodes[n as usize] {
-                    s.extend(g.numbers.members[a as usize..b as usize].iter().map(|m| m.0.0));
+                    s.extend(
+                        g.numbers.members[a as usize..b as usize]
+                            .iter()
+                            .map(|m| m.0.0),
+                    );
                 }
             }
             s.sort_unstable();
@@ -467,7 +489,10 @@ fn fold(g: &Ground, kinds: &[Option<Relation>], graph: &AtomGraph) -> Folded {
         }
     }
     let mut is_test = vec![false; n];
-    g.numbers.tests.iter().for_each(|&(a, _)| is_test[a.0 as usize] = true);
+    g.numbers
+        .tests
+        .iter()
+        .for_each(|&(a, _)| is_test[a.0 as usize] = true);
     for (ci, comp) in graph.comps.iter().enumerate() {
         let inputs = comp
             .iter()
@@ -959,6 +984,9 @@ fn test_slots(g: &Ground, layout: &Layout) -> (NetNumbers, TestSlots) {
             other => other,
         });
     }
+    net.values = (g.numbers.values.iter())
+        .map(|&(atom, p, node)| (atom.0, p, node))
+        .collect();
     let mut slots = TestSlots::default();
     let mut aggregates = Vec::new();
     for &(atom, test) in &g.numbers.tests {

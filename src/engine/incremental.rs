@@ -21,9 +21,9 @@
 //! size whether this engine is the faster one for a game.
 
 use super::compile::{BASE0, Net, PlanStep, SLOT_TRUE};
+use super::fixpoint::Scratch;
 use crate::ground::numbers::{self, Node};
 use crate::syntax::AggOp;
-use super::fixpoint::Scratch;
 
 /// No recursive component starts at this slot.
 const NOT_COMPONENT: u32 = 0;
@@ -129,7 +129,8 @@ impl Values {
         }
         let mut test_at = vec![NO_TEST; net.slots];
         let mut watched = vec![false; numbers.nodes.len()];
-        let (mut member_pairs, mut test_pairs, mut aggregates) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut member_pairs, mut test_pairs, mut aggregates) =
+            (Vec::new(), Vec::new(), Vec::new());
         for &step in steps {
             let PlanStep::Test(s, t) = step else { continue };
             test_at[s as usize] = t;
@@ -137,7 +138,9 @@ impl Values {
             numbers::test_aggregates(&numbers.nodes, numbers.tests[t as usize], &mut aggregates);
             for &n in &aggregates {
                 test_pairs.push((n, s));
-                if let (Node::Agg(_, a, b), false) = (numbers.nodes[n as usize], watched[n as usize]) {
+                if let (Node::Agg(_, a, b), false) =
+                    (numbers.nodes[n as usize], watched[n as usize])
+                {
                     watched[n as usize] = true;
                     member_pairs.extend((a..b).map(|m| (numbers.members[m as usize].0, m)));
                 }
@@ -164,11 +167,13 @@ impl Values {
     }
 
     fn members_of(&self, s: u32) -> &[u32] {
-        &self.members[self.member_start[s as usize] as usize..self.member_start[s as usize + 1] as usize]
+        &self.members
+            [self.member_start[s as usize] as usize..self.member_start[s as usize + 1] as usize]
     }
 
     fn tests_of(&self, node: u32) -> &[u32] {
-        &self.tests[self.test_start[node as usize] as usize..self.test_start[node as usize + 1] as usize]
+        &self.tests
+            [self.test_start[node as usize] as usize..self.test_start[node as usize + 1] as usize]
     }
 
     /// The running value of aggregate `node` computed from its members in
@@ -1345,10 +1350,14 @@ impl Counters {
     /// Whether test `t` holds, from the running values.
     fn test_holds(&self, net: &Net, t: u32) -> bool {
         let nodes = &net.numbers.nodes;
-        numbers::holds(nodes, net.numbers.tests[t as usize], &|n| match nodes[n as usize] {
-            Node::Agg(op, ..) => self.running[n as usize].value(op),
-            _ => None,
-        })
+        numbers::holds(
+            nodes,
+            net.numbers.tests[t as usize],
+            &|n| match nodes[n as usize] {
+                Node::Agg(op, ..) => self.running[n as usize].value(op),
+                _ => None,
+            },
+        )
     }
 
     /// Member slot `s` now holds (`on`) or not: its aggregates' running

@@ -77,7 +77,21 @@ pub fn rewrite(program: &Program) -> (Program, Vec<AggSpec>) {
             fact_args.extend(locals.iter().map(|&v| var(v)));
             fact_args.extend(agg.value.clone());
             let mut value_args = shared_terms.clone();
-            value_args.push(agg.result.clone());
+            // A result that a literal binds too, or a constant, is compared
+            // with a fresh variable: the aggregate's value may then stay
+            // open ([`super::numbers`]) with the comparison as a test.
+            if compared(rule, &agg.result) {
+                let fresh = var(out.symbols.intern(&format!("_aggr_{k}")));
+                main.body.push(Literal::Cmp(
+                    CmpOp::Eq,
+                    agg.result.clone(),
+                    fresh.clone(),
+                    agg.span,
+                ));
+                value_args.push(fresh);
+            } else {
+                value_args.push(agg.result.clone());
+            }
             let mut name =
                 |what: &str, arity: usize| (out.symbols.intern(&format!("_{what}_{k}")), arity);
             let spec = AggSpec {
@@ -113,6 +127,21 @@ pub fn rewrite(program: &Program) -> (Program, Vec<AggSpec>) {
         out.rules.push(main);
     }
     (out, specs)
+}
+
+/// Whether an aggregate's result is a constant or a variable that a
+/// positive literal of the rule also binds.
+fn compared(rule: &Rule, result: &Term) -> bool {
+    let TermKind::Var(v) = result.kind else {
+        return true;
+    };
+    let mut found = false;
+    for lit in &rule.body {
+        if let Literal::Pos(a) = lit {
+            a.for_each_var(&mut |w, _| found |= w == v);
+        }
+    }
+    found
 }
 
 /// The literals of a rule outside its aggregates that do not depend on an

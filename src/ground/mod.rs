@@ -691,7 +691,7 @@ impl Grounder {
             heads: self.heads,
             starts,
             lits,
-            numbers: self.num.numbers,
+            numbers: self.num.finish(),
         }
     }
 }

@@ -56,6 +56,9 @@ pub struct Numbers {
     pub nodes: Vec<Node>,
     pub members: Vec<(AtomId, i64)>,
     pub tests: Vec<(AtomId, Test)>,
+    /// The value node of each open position of each open atom, as (atom,
+    /// position, node), sorted.
+    pub values: Vec<(AtomId, u32, u32)>,
 }
 
 /// The value of `node`, given how to fold an aggregate node.
@@ -128,7 +131,11 @@ pub type Open = FxHashMap<RelKey, u64>;
 /// each rule, its open variables and the role of its comparisons.
 /// `aggregates` are the `_aggv_K` relations of the aggregates that may be
 /// open (over the state, not the moves) with their value position.
-pub fn open_positions(rules: &mut [Prepared], aggregates: &[(RelKey, usize)], symbols: &Symbols) -> Open {
+pub fn open_positions(
+    rules: &mut [Prepared],
+    aggregates: &[(RelKey, usize)],
+    symbols: &Symbols,
+) -> Open {
     let mut open = Open::default();
     if aggregates.is_empty() {
         return open;
@@ -145,7 +152,14 @@ pub fn open_positions(rules: &mut [Prepared], aggregates: &[(RelKey, usize)], sy
             continue;
         }
         if arity <= 64 {
-            open.insert(r.head.rel, if arity == 64 { u64::MAX } else { (1 << arity) - 1 });
+            open.insert(
+                r.head.rel,
+                if arity == 64 {
+                    u64::MAX
+                } else {
+                    (1 << arity) - 1
+                },
+            );
         }
     }
     loop {
@@ -430,6 +444,13 @@ pub(super) struct State {
 }
 
 impl State {
+    /// The numbers of the complete model, the open values listed.
+    pub fn finish(mut self) -> Numbers {
+        self.numbers.values = self.values.iter().map(|(&(a, p), &n)| (a, p, n)).collect();
+        self.numbers.values.sort_unstable();
+        self.numbers
+    }
+
     fn node(&mut self, node: Node) -> u32 {
         if let Some(&id) = self.node_ids.get(&node) {
             return id;
@@ -497,7 +518,11 @@ impl Grounder {
     }
 
     /// The test atom of a test, made on first use.
-    pub(super) fn test_atom(&mut self, test: Test, span: crate::syntax::Span) -> Result<AtomId, Diagnostic> {
+    pub(super) fn test_atom(
+        &mut self,
+        test: Test,
+        span: crate::syntax::Span,
+    ) -> Result<AtomId, Diagnostic> {
         if let Some(&a) = self.num.test_ids.get(&test) {
             return Ok(a);
         }
@@ -510,7 +535,9 @@ impl Grounder {
                 r
             }
         };
-        let n = self.terms.intern(GTerm::Int(self.num.numbers.tests.len() as i64));
+        let n = self
+            .terms
+            .intern(GTerm::Int(self.num.numbers.tests.len() as i64));
         let atom = self.insert(rel, &[n], span)?;
         self.num.numbers.tests.push((atom, test));
         self.num.test_ids.insert(test, atom);
@@ -540,7 +567,8 @@ impl Grounder {
                 if m >> p & 1 == 0 {
                     continue;
                 }
-                let (Pat::Var(v), Some(&node)) = (pat, self.num.values.get(&(atom, p as u32))) else {
+                let (Pat::Var(v), Some(&node)) = (pat, self.num.values.get(&(atom, p as u32)))
+                else {
                     return Err(internal(rule));
                 };
                 match self.num.scratch.var_node[*v as usize] {
@@ -567,7 +595,11 @@ impl Grounder {
                 if pending >> i & 1 == 0 {
                     continue;
                 }
-                let e = if matches!(c.left, Pat::Var(v) if v == x) { &c.right } else { &c.left };
+                let e = if matches!(c.left, Pat::Var(v) if v == x) {
+                    &c.right
+                } else {
+                    &c.left
+                };
                 let mut vs = Vec::new();
                 pat_vars(e, &mut vs);
                 let ready = vs.iter().all(|&v| {
@@ -620,7 +652,11 @@ impl Grounder {
     /// Records the values of an open head atom from the scratch; an atom
     /// that already has them has a second instance, which the compiled
     /// engines cannot take.
-    pub(super) fn record_head_values(&mut self, rule: &Prepared, head: AtomId) -> Result<(), Diagnostic> {
+    pub(super) fn record_head_values(
+        &mut self,
+        rule: &Prepared,
+        head: AtomId,
+    ) -> Result<(), Diagnostic> {
         let m = self.open_mask(rule.head.rel);
         for (p, pat) in rule.head.args.iter().enumerate() {
             if m >> p & 1 == 0 {
@@ -668,8 +704,10 @@ impl Grounder {
             let (atom, negated) = self.num.scratch.tests[k];
             if negated {
                 let (rel, fact) = self.atoms[atom.0 as usize];
-                self.pending_args.extend_from_slice(self.rels[rel as usize].fact(fact));
-                self.lits.push(Lit::new(AtomId(self.pending_rels.len() as u32), true));
+                self.pending_args
+                    .extend_from_slice(self.rels[rel as usize].fact(fact));
+                self.lits
+                    .push(Lit::new(AtomId(self.pending_rels.len() as u32), true));
                 self.pending_rels.push(rel);
             } else {
                 self.lits.push(Lit::new(atom, false));

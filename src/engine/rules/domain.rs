@@ -49,7 +49,9 @@ pub fn ground_domain(
         ..*limits
     };
     // The domains need no numbers at play time: integers are ground.
-    let ground = |slim, limits| ground::ground_with(&relaxed(program, &names, slim), limits, Integers::Ground);
+    let ground = |slim, limits| {
+        ground::ground_with(&relaxed(program, &names, slim), limits, Integers::Ground)
+    };
     let g = match ground(Slim::None, &quick) {
         Ok(g) => g,
         Err(_) => match ground(Slim::Reserved, limits) {
