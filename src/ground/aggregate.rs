@@ -145,7 +145,8 @@ fn compared(rule: &Rule, result: &Term) -> bool {
 }
 
 /// The literals of a rule outside its aggregates that do not depend on an
-/// aggregate's result (directly or through `X = Expr`).
+/// aggregate's result (directly or through `X = Expr`): every positive
+/// literal, and the others that do not mention such a result.
 fn outer_literals(rule: &Rule) -> Vec<Literal> {
     let mut derived: FxHashSet<Sym> = FxHashSet::default();
     for lit in &rule.body {
@@ -179,9 +180,16 @@ fn outer_literals(rule: &Rule) -> Vec<Literal> {
             break;
         }
     }
+    // A positive literal only binds, so it stays even where it mentions a
+    // derived variable (`seat(S, B)` after `B = min ...`): the domain then
+    // holds only the bindings where the rule's positive literals do.
     rule.body
         .iter()
-        .filter(|l| !matches!(l, Literal::Agg(_)) && !mentions(l, &derived))
+        .filter(|l| match l {
+            Literal::Agg(_) => false,
+            Literal::Pos(_) => true,
+            _ => !mentions(l, &derived),
+        })
         .cloned()
         .collect()
 }
