@@ -9,6 +9,15 @@
 //! once and folded away; derived slots are numbered in dependency order, so a
 //! plan is a sorted list of slots, and a recursive component occupies a
 //! contiguous range that is evaluated to its least fixpoint (`fixpoint`).
+//! Numbers computed at play time ([`crate::ground::numbers`]) sit beside the
+//! boolean slots ([`NetNumbers`]): value nodes (constants, arithmetic, and
+//! aggregates over member slots with their weights) and test slots, derived
+//! slots with no rules that hold when their comparison of two nodes does
+//! (false where a side has no value). A test slot comes after the members of
+//! the aggregates it reads, so a plan computes it in slot order as a
+//! [`PlanStep::Test`] step; the reference folds each aggregate over its
+//! members there, the incremental engine keeps a running value per
+//! aggregate.
 //!
 //! The stages, each a function with a typed result: [`AtomGraph::new`]
 //! (dependencies and components), [`fold`] (classify atoms, evaluate the

@@ -15,7 +15,12 @@
 //! a `legal` slot that nothing reads and whose rules share one guard is
 //! kept without it, and the guard switches the legal list it belongs to
 //! instead (see [`deferred_slots`] and [`Segments`]); a recursive component
-//! is recomputed with the fixpoint when one of its inputs changes. Goals
+//! is recomputed with the fixpoint when one of its inputs changes. An
+//! aggregate node that a tracked test reads keeps a running count, sum and
+//! least or greatest value ([`Running`]); a member slot that flips updates
+//! it (a least or greatest value that leaves is found again among the
+//! members) and marks the tests that read it, which settle in slot order
+//! like any slot ([`Values`]). Goals
 //! are computed from the tracked values, only their other slots evaluated.
 //! Loading and stepping allocate nothing. [`pays_off`] says from the net's
 //! size whether this engine is the faster one for a game.

@@ -16,7 +16,10 @@
 //! counting or summing chain, or a running "some smaller value" chain)
 //! makes exactly one candidate true per state. The network of one `(K, s)`
 //! is shared by all its candidate values, and one over static facts only
-//! is folded away by the compiler.
+//! is folded away by the compiler. An aggregate whose value is computed
+//! at play time ([`super::numbers`], `AggSpec::open`) has neither: one
+//! `_aggv_K(s, _value)` per binding, whose value node ranges over the
+//! `_agg_K(s, ..)` atoms.
 
 use super::{AtomId, Grounder, Lit, Reached, TermId};
 use crate::diag::{Diagnostic, codes};
@@ -490,5 +493,12 @@ fn too_many(spec: &AggSpec) -> Diagnostic {
              values for one binding of its shared variables",
             spec.op.as_str()
         ),
+    )
+    .with_note(
+        "a value computed from the state stays a number at play time where it is only \
+         compared, used in arithmetic or passed on to such arguments; this one is needed as a \
+         ground term (it reaches a `next`, `legal` or `goal` argument, a negation, another \
+         aggregate or an argument that is not computed), so every value it can take is \
+         grounded (see \"Numbers at play time\" in docs/LANGUAGE.md)",
     )
 }
