@@ -184,12 +184,52 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, GroundError>
     ground_with(program, limits, Integers::Open)
 }
 
-/// Grounds a checked program.
+/// Grounds a checked program. A relation whose open integer turns out to
+/// have several instances for one key is grounded again with that
+/// relation's integers ground (one atom per value, as without
+/// [`numbers`]).
 pub fn ground_with(
     program: &Program,
     limits: &Limits,
     integers: Integers,
 ) -> Result<Ground, GroundError> {
+    let mut kept_ground = Vec::new();
+    loop {
+        match ground_once(program, limits, integers, &kept_ground) {
+            Err(Retry::KeepGround(rel)) if !kept_ground.contains(&rel) => kept_ground.push(rel),
+            Err(Retry::KeepGround(_)) => {
+                return Err(vec![Diagnostic::global(
+                    codes::GROUNDING,
+                    "internal error: an integer kept ground is still computed at play time",
+                )]
+                .into());
+            }
+            Err(Retry::Failed(e)) => return Err(e),
+            Ok(g) => return Ok(g),
+        }
+    }
+}
+
+/// Why one grounding attempt stopped.
+enum Retry {
+    /// An open integer of this relation has several instances for a key.
+    KeepGround(RelKey),
+    Failed(GroundError),
+}
+
+impl From<GroundError> for Retry {
+    fn from(e: GroundError) -> Retry {
+        Retry::Failed(e)
+    }
+}
+
+/// One grounding attempt, the integers of `kept_ground` ground.
+fn ground_once(
+    program: &Program,
+    limits: &Limits,
+    integers: Integers,
+    kept_ground: &[RelKey],
+) -> Result<Ground, Retry> {
     let (rewritten, mut specs) = aggregate::rewrite(program);
     let program = &rewritten;
     let domains: Vec<RelKey> = specs.iter().map(|s| s.domain).collect();
@@ -230,10 +270,10 @@ pub fn ground_with(
         }
     }
     if !errors.is_empty() {
-        return Err(errors.into());
+        return Err(GroundError::from(errors).into());
     }
     if integers == Integers::Open {
-        g.open_integers(&mut rules, &mut specs);
+        g.open_integers(&mut rules, &mut specs, kept_ground);
     }
     rules.extend(g.bridges());
     let mut rule_rels: Vec<RuleRels> = rules
@@ -251,15 +291,19 @@ pub fn ground_with(
     }
     let solved = g.solve(&rules, &rule_rels, &specs);
     if let Err(e) = solved.and_then(|()| g.aggregate_networks(&specs)) {
+        if let Some(rel) = g.num.several.take() {
+            return Err(Retry::KeepGround(rel));
+        }
         return Err(GroundError {
             diagnostics: vec![e],
             fallback: g.fallback.take(),
-        });
+        }
+        .into());
     }
     let watched = std::mem::take(&mut g.watched);
     let ground = g.finish(program.syntax);
     match cycles::negative_cycle(&ground, &watched) {
-        Some(cycle) => Err(vec![cycle].into()),
+        Some(cycle) => Err(GroundError::from(vec![cycle]).into()),
         None => Ok(ground),
     }
 }
@@ -339,14 +383,19 @@ impl Grounder {
     /// `true(X) :- init(X).  true(X) :- next(X).  does(R, M) :- legal(R, M).`
     /// Finds the open positions (see [`numbers`]) and marks the open
     /// aggregates; the abstract integer is interned if any is open.
-    fn open_integers(&mut self, rules: &mut [Prepared], specs: &mut [aggregate::AggSpec]) {
+    fn open_integers(
+        &mut self,
+        rules: &mut [Prepared],
+        specs: &mut [aggregate::AggSpec],
+        kept_ground: &[RelKey],
+    ) {
         let names = crate::gdl::Names::new(&self.symbols);
         let candidates: Vec<(RelKey, usize)> = specs
             .iter()
             .filter(|s| numbers::state_dependent(rules, s.facts, &names))
             .map(|s| (s.values, s.shared))
             .collect();
-        self.num.open = numbers::open_positions(rules, &candidates, &self.symbols);
+        self.num.open = numbers::open_positions(rules, &candidates, &self.symbols, kept_ground);
         for spec in specs.iter_mut() {
             spec.open = self.num.open.contains_key(&spec.values);
         }

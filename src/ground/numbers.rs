@@ -135,6 +135,7 @@ pub fn open_positions(
     rules: &mut [Prepared],
     aggregates: &[(RelKey, usize)],
     symbols: &Symbols,
+    kept_ground: &[RelKey],
 ) -> Open {
     let mut open = Open::default();
     if aggregates.is_empty() {
@@ -148,7 +149,11 @@ pub fn open_positions(
     for r in rules.iter() {
         let (sym, arity) = r.head.rel;
         let generated = symbols.name(sym).starts_with('_');
-        if generated || names.atom(sym, arity).is_some() || recursive.contains(&r.head.rel) {
+        if generated
+            || names.atom(sym, arity).is_some()
+            || recursive.contains(&r.head.rel)
+            || kept_ground.contains(&r.head.rel)
+        {
             continue;
         }
         if arity <= 64 {
@@ -441,6 +446,9 @@ pub(super) struct State {
     pub scratch: Scratch,
     /// The relation of the test atoms.
     pub test_rel: Option<usize>,
+    /// Set when an open atom of this relation has a second instance: its
+    /// integers are then kept ground.
+    pub several: Option<RelKey>,
 }
 
 impl State {
@@ -670,32 +678,19 @@ impl Grounder {
                 return Err(internal(rule));
             };
             if self.num.values.insert((head, p as u32), node).is_some() {
-                return Err(self.several_values(rule, head, p));
+                return Err(self.several_values(rule, head));
             }
         }
         Ok(())
     }
 
-    /// The diagnostic for an open atom with two instances; the game then
-    /// runs on the rule evaluator.
-    fn several_values(&mut self, rule: &Prepared, head: AtomId, position: usize) -> Diagnostic {
-        let (rel, fact) = self.atoms[head.0 as usize];
+    /// An open atom with a second instance: grounding starts again with
+    /// its relation's integers ground ([`super::ground_with`]).
+    fn several_values(&mut self, rule: &Prepared, head: AtomId) -> Diagnostic {
+        let (rel, _) = self.atoms[head.0 as usize];
         let r = &self.rels[rel as usize];
-        let args = r.fact(fact);
-        let shown = super::show_atom(&self.symbols, &self.terms, self.syntax, r.name, args)
-            .replace(OPEN_VALUE, "_");
-        let name = self.symbols.name(r.name).to_string();
-        let why = format!(
-            "`{shown}` has its integer computed at play time by more than one rule instance"
-        );
-        self.fallback = Some(why.clone());
-        Diagnostic::error(codes::GROUNDING, rule.span, format!("{why}, and the compiled engines need one value per state"))
-            .with_note(format!(
-                "argument {} of `{name}` is computed from the state (an aggregate or arithmetic over one); \
-                 give `{name}` one rule whose other arguments fix every variable of its body, or run \
-                 it with `--engine rules`",
-                position + 1
-            ))
+        self.num.several = Some((r.name, r.arity));
+        internal(rule)
     }
 
     /// Pushes the instance's test literals onto the rule being recorded.
