@@ -32,6 +32,8 @@ use crate::syntax::AggOp;
 
 /// No recursive component starts at this slot.
 const NOT_COMPONENT: u32 = 0;
+/// In `component_end`: the slot is a test ([`Values`]).
+const TEST_SLOT: u32 = u32::MAX;
 /// In choosing between a copy and a propagation: a flipped base fact
 /// costs as much as this many fan-out visits (the derived slots it
 /// changes in turn), and one visit as much as copying this many bytes.
@@ -57,7 +59,8 @@ pub struct Propagation {
     /// (other than its own) that read it.
     component_start: Vec<u32>,
     components: Vec<u32>,
-    /// For the first slot of a recursive tracked component: its end.
+    /// For the first slot of a recursive tracked component: its end;
+    /// `TEST_SLOT` for a tracked test slot.
     component_end: Vec<u32>,
     /// Per rule, what propagation reads of it (see [`RuleInfo`]).
     rule: Vec<RuleInfo>,
@@ -89,10 +92,10 @@ pub struct Propagation {
     widest: usize,
     /// Whether each slot is computed by the tracked plan.
     tracked: Vec<bool>,
-    /// Whether any counted rule, guard group, recursive component or
-    /// aggregate reads each slot (a `legal` slot, typically, is read by
-    /// none).
-    read: Vec<bool>,
+    /// What reads each slot: `READ_BY_RULES` for a counted rule, a guard
+    /// group or a recursive component, `READ_BY_AGGREGATES` for an
+    /// aggregate (a `legal` slot, typically, is read by none).
+    read: Vec<u8>,
     /// The numbers: see [`Values`].
     values: Values,
 }
@@ -122,6 +125,9 @@ struct Values {
 
 /// A slot that is not a test.
 const NO_TEST: u32 = u32::MAX;
+/// The bits of `Propagation::read`.
+const READ_BY_RULES: u8 = 1;
+const READ_BY_AGGREGATES: u8 = 2;
 
 impl Values {
     fn new(net: &Net, steps: &[PlanStep]) -> Values {
@@ -378,12 +384,17 @@ impl Propagation {
         let read = (0..net.slots)
             .map(|s| {
                 let listed = |start: &[u32]| start[s] != start[s + 1];
-                listed(&fanout_start)
-                    || listed(&component_start)
-                    || listed(&guards.slot_start)
-                    || listed(&values.member_start)
+                let rules =
+                    listed(&fanout_start) || listed(&component_start) || listed(&guards.slot_start);
+                let aggregates = listed(&values.member_start);
+                (READ_BY_RULES * rules as u8) | (READ_BY_AGGREGATES * aggregates as u8)
             })
             .collect();
+        for (s, &t) in values.test_at.iter().enumerate() {
+            if t != NO_TEST {
+                component_end[s] = TEST_SLOT;
+            }
+        }
         let goal = (net.goal.iter().copied())
             .filter(|&step| {
                 step_slots(step).any(|s| !tracked[s as usize] || deferred[s as usize] != NO_LITERAL)
@@ -1195,11 +1206,12 @@ impl Counters {
     /// Tells the rules and components reading slot `s` its new value.
     #[inline]
     fn flip_fanout(&mut self, prop: &Propagation, s: u32) {
-        if !prop.read[s as usize] {
+        let read = prop.read[s as usize];
+        if read == 0 {
             return;
         }
         let v = self.vals[s as usize];
-        if !prop.values.members_of(s).is_empty() {
+        if read & READ_BY_AGGREGATES != 0 {
             self.update_aggregates(prop, s, v);
         }
         let (a, b) = (
@@ -1340,11 +1352,12 @@ impl Counters {
     fn settle_slot(&mut self, net: &Net, prop: &Propagation, s: u32) {
         match prop.component_end[s as usize] {
             NOT_COMPONENT => {
-                let now = match prop.values.test_at[s as usize] {
-                    NO_TEST => self.support[s as usize] > 0,
-                    t => self.test_holds(net, t),
-                };
-                if now != self.vals[s as usize] {
+                if (self.support[s as usize] > 0) != self.vals[s as usize] {
+                    self.flip(prop, s);
+                }
+            }
+            TEST_SLOT => {
+                if self.test_holds(net, prop.values.test_at[s as usize]) != self.vals[s as usize] {
                     self.flip(prop, s);
                 }
             }

@@ -148,8 +148,8 @@ fn compared(rule: &Rule, result: &Term) -> bool {
 }
 
 /// The literals of a rule outside its aggregates that do not depend on an
-/// aggregate's result (directly or through `X = Expr`): every positive
-/// literal, and the others that do not mention such a result.
+/// aggregate's result (directly or through `X = Expr`), and the positive
+/// literals that bind the aggregates' shared variables.
 fn outer_literals(rule: &Rule) -> Vec<Literal> {
     let mut derived: FxHashSet<Sym> = FxHashSet::default();
     for lit in &rule.body {
@@ -183,18 +183,46 @@ fn outer_literals(rule: &Rule) -> Vec<Literal> {
             break;
         }
     }
-    // A positive literal only binds, so it stays even where it mentions a
-    // derived variable (`seat(S, B)` after `B = min ...`): the domain then
-    // holds only the bindings where the rule's positive literals do.
-    rule.body
+    let mut outer: Vec<Literal> = rule
+        .body
         .iter()
-        .filter(|l| match l {
-            Literal::Agg(_) => false,
-            Literal::Pos(_) => true,
-            _ => !mentions(l, &derived),
-        })
+        .filter(|l| !matches!(l, Literal::Agg(_)) && !mentions(l, &derived))
         .cloned()
-        .collect()
+        .collect();
+    // A positive literal only binds: one that mentions a derived variable
+    // stays where it binds a variable of the braces that no other outer
+    // literal binds (`follows(R, S, K), K = min J { follows(R, T, J) }`).
+    let mut bound: FxHashSet<Sym> = FxHashSet::default();
+    for lit in &outer {
+        if let Literal::Pos(a) = lit {
+            a.for_each_var(&mut |v, _| {
+                bound.insert(v);
+            });
+        }
+    }
+    let mut inner: FxHashSet<Sym> = FxHashSet::default();
+    for lit in &rule.body {
+        if let Literal::Agg(a) = lit {
+            a.for_each_inner_var(&mut |v, _| {
+                inner.insert(v);
+            });
+        }
+    }
+    for lit in &rule.body {
+        if let Literal::Pos(a) = lit
+            && mentions(lit, &derived)
+        {
+            let mut needed = false;
+            a.for_each_var(&mut |v, _| needed |= inner.contains(&v) && !bound.contains(&v));
+            if needed {
+                a.for_each_var(&mut |v, _| {
+                    bound.insert(v);
+                });
+                outer.push(lit.clone());
+            }
+        }
+    }
+    outer
 }
 
 /// The `_agg_K` facts of each shared binding: atom and value (1 for count).

@@ -12,7 +12,9 @@
 //! closed until every rule agrees). The relaxed model holds one atom per
 //! key with the abstract term `_value` at open positions; arithmetic over
 //! it gives it and a comparison with it passes. Each open atom has exactly
-//! one ground instance, whose head expression is its value node; a
+//! one ground instance, whose head expression is its value node (a
+//! relation with a second instance for one key is grounded again with its
+//! integers ground, [`super::ground_with`]); a
 //! comparison over open values becomes a test atom, a boolean defined by
 //! the comparison of two nodes, and the instance reads it as a literal.
 //! Every open value a rule reads is defined when the rule's other literals
@@ -124,8 +126,14 @@ pub enum CmpRole {
     Test,
 }
 
-/// Open argument positions: a bit per position of each relation.
+/// Open argument positions: a bit per position of each relation (only
+/// relations of at most 64 arguments have open positions).
 pub type Open = FxHashMap<RelKey, u64>;
+
+/// Whether position `p` is open in a relation's mask.
+fn is_open(mask: u64, p: usize) -> bool {
+    p < 64 && mask >> p & 1 == 1
+}
 
 /// Finds the open positions of the relations of `rules` and marks, in
 /// each rule, its open variables and the role of its comparisons.
@@ -141,7 +149,7 @@ pub fn open_positions(
     if aggregates.is_empty() {
         return open;
     }
-    for &(rel, p) in aggregates {
+    for &(rel, p) in aggregates.iter().filter(|a| a.1 < 64) {
         open.insert(rel, 1 << p);
     }
     let names = Names::new(symbols);
@@ -245,6 +253,16 @@ fn pat_vars(p: &Pat, out: &mut Vec<u32>) {
     }
 }
 
+/// Whether some variable of a pattern satisfies `f`.
+fn any_var(p: &Pat, f: &mut impl FnMut(u32) -> bool) -> bool {
+    match p {
+        Pat::Var(v) => f(*v),
+        Pat::Ground(_) => false,
+        Pat::App(_, args) => args.iter().any(|a| any_var(a, f)),
+        Pat::Arith(_, a, b) => any_var(a, f) || any_var(b, f),
+    }
+}
+
 /// Variables of a pattern inside a compound term (not as a whole argument
 /// or an operand of arithmetic).
 fn nested_vars(p: &Pat, out: &mut Vec<u32>) {
@@ -285,23 +303,15 @@ fn classify(r: &Prepared, open: &Open, closed: &mut Vec<(RelKey, usize)>) -> Mar
     for a in &r.pos {
         let m = mask(a.rel);
         for (p, pat) in a.args.iter().enumerate() {
-            if m >> p & 1 == 0 {
+            if !is_open(m, p) {
                 vs.clear();
                 pat_vars(pat, &mut vs);
                 vs.iter().for_each(|&v| bound[v as usize] = true);
             }
         }
     }
-    let all = |p: &Pat, set: &[bool]| {
-        let mut vs = Vec::new();
-        pat_vars(p, &mut vs);
-        vs.iter().all(|&v| set[v as usize])
-    };
-    let any = |p: &Pat, set: &[bool]| {
-        let mut vs = Vec::new();
-        pat_vars(p, &mut vs);
-        vs.iter().any(|&v| set[v as usize])
-    };
+    let all = |p: &Pat, set: &[bool]| !any_var(p, &mut |v| !set[v as usize]);
+    let any = |p: &Pat, set: &[bool]| any_var(p, &mut |v| set[v as usize]);
     loop {
         let mut more = false;
         for c in &r.cmps {
@@ -324,7 +334,7 @@ fn classify(r: &Prepared, open: &Open, closed: &mut Vec<(RelKey, usize)>) -> Mar
     for a in &r.pos {
         let m = mask(a.rel);
         for (p, pat) in a.args.iter().enumerate() {
-            if m >> p & 1 == 0 {
+            if !is_open(m, p) {
                 continue;
             }
             match pat {
@@ -391,7 +401,7 @@ fn classify(r: &Prepared, open: &Open, closed: &mut Vec<(RelKey, usize)>) -> Mar
     let head_mask = mask(r.head.rel);
     for (p, pat) in r.head.args.iter().enumerate() {
         match pat {
-            Pat::Var(v) if head_mask >> p & 1 == 1 => {
+            Pat::Var(v) if is_open(head_mask, p) => {
                 if !open_var[*v as usize] {
                     closed.push((r.head.rel, p));
                 }
@@ -400,7 +410,7 @@ fn classify(r: &Prepared, open: &Open, closed: &mut Vec<(RelKey, usize)>) -> Mar
                 vs.clear();
                 pat_vars(pat, &mut vs);
                 vs.iter().for_each(|&v| bad[v as usize] = true);
-                if head_mask >> p & 1 == 1 {
+                if is_open(head_mask, p) {
                     closed.push((r.head.rel, p));
                 }
             }
@@ -572,7 +582,7 @@ impl Grounder {
             let lit = &rule.pos[i];
             let m = self.open_mask(lit.rel);
             for (p, pat) in lit.args.iter().enumerate() {
-                if m >> p & 1 == 0 {
+                if !is_open(m, p) {
                     continue;
                 }
                 let (Pat::Var(v), Some(&node)) = (pat, self.num.values.get(&(atom, p as u32)))
@@ -667,7 +677,7 @@ impl Grounder {
     ) -> Result<(), Diagnostic> {
         let m = self.open_mask(rule.head.rel);
         for (p, pat) in rule.head.args.iter().enumerate() {
-            if m >> p & 1 == 0 {
+            if !is_open(m, p) {
                 continue;
             }
             let node = match pat {
