@@ -26,7 +26,7 @@ pub struct Loaded {
     /// The program's shape: relations, rules, strata.
     pub summary: Summary,
     /// Why the game runs on the rule evaluator though no engine was asked
-    /// for: what made it too large to ground.
+    /// for ("too large to ground (more than ...)").
     pub fallback: Option<String>,
 }
 
@@ -158,7 +158,7 @@ fn make_game(
     let ground = match ground::ground(program, &limits) {
         Ok(ground) => ground,
         Err(GroundError {
-            too_large: Some(why),
+            fallback: Some(why),
             ..
         }) if engine.is_none() => {
             return Ok((Game::from_rules(program, &limits)?, Some(why)));

@@ -1,5 +1,6 @@
 //! Aggregates (`count`, `sum`, `min`, `max`): named positions of the test
-//! games `tests/games/tally.rules` and `tests/games/heaps.rules` with the
+//! games `tests/games/tally.rules`, `tests/games/heaps.rules` and
+//! `tests/games/standings.rules` (numbers computed at play time) with the
 //! exact values derived, the moves and goals they drive and the next
 //! state; the values of nothing; distinct-binding semantics; the errors;
 //! every example of the language's aggregate block and an aggregate
@@ -333,4 +334,95 @@ fn an_aggregate_compared_with_a_value_bound_before_it_is_accepted() {
         assert!(query(&s, &north, "even(R)").is_empty());
         assert_eq!(query(&s, &north, "level(R)"), ["level(black)"]);
     }
+}
+
+fn standings() -> Scenario {
+    Scenario::open("tests/games/standings.rules", &[])
+}
+
+#[test]
+fn totals_with_a_komi_compare_at_play_time() {
+    let s = standings();
+    // Red holds 3 (4) and 2 (1): 5; blue holds 5 (5) and komi 2: 7.
+    let board = s.state(&[
+        "control(red)",
+        "owner(3, red)",
+        "owner(2, red)",
+        "owner(5, blue)",
+    ]);
+    assert_eq!(
+        query(&s, &board, "score(R, S)"),
+        ["score(blue, 7)", "score(red, 5)"]
+    );
+    assert_eq!(query(&s, &board, "beats(R, O)"), ["beats(blue, red)"]);
+    assert_eq!(
+        query(&s, &board, "lead(R, D)"),
+        ["lead(blue, 2)", "lead(red, -2)"]
+    );
+    // A query names a value: only the atom with that value matches.
+    assert_eq!(query(&s, &board, "score(R, 7)"), ["score(blue, 7)"]);
+    assert!(query(&s, &board, "behind(R)").is_empty());
+    assert!(!s.legal(&board, "red").contains(&"bonus".to_string()));
+}
+
+#[test]
+fn a_player_far_behind_may_claim_the_bonus_which_counts_two() {
+    let s = standings();
+    // Red 1 (cell 2), blue 5 + 2 = 7: red is 6 behind.
+    let board = s.state(&["control(red)", "owner(2, red)", "owner(5, blue)"]);
+    assert_eq!(query(&s, &board, "behind(R)"), ["behind(red)"]);
+    assert!(s.legal(&board, "red").contains(&"bonus".to_string()));
+    let after = s.play(&board, &[("red", "bonus"), ("blue", "noop")]);
+    assert_eq!(
+        query(&s, &after, "score(R, S)"),
+        ["score(blue, 7)", "score(red, 3)"]
+    );
+}
+
+#[test]
+fn level_scores_are_broken_by_the_best_cell_then_the_first_cell() {
+    let s = standings();
+    // Red 3 + 1 + 5 = 9 (cells 1, 2, 5), blue 4 + 2 + komi 2 = 8: red
+    // wins outright.
+    let full = [
+        "control(blue)",
+        "owner(1, red)",
+        "owner(2, red)",
+        "owner(5, red)",
+        "owner(3, blue)",
+        "owner(4, blue)",
+    ];
+    let board = s.state(&full);
+    assert!(s.is_terminal(&board));
+    assert_eq!(
+        s.goals(&board),
+        [
+            ("red".to_string(), Some(100)),
+            ("blue".to_string(), Some(0))
+        ]
+    );
+    // Red 3 + 4 = 7 (cells 1, 3), blue 5 = 5 + 2 = 7: level; best cells
+    // 4 and 5: blue wins on the max.
+    let level = s.state(&[
+        "control(red)",
+        "owner(1, red)",
+        "owner(3, red)",
+        "owner(5, blue)",
+    ]);
+    assert_eq!(
+        query(&s, &level, "level(R, O)"),
+        ["level(blue, red)", "level(red, blue)"]
+    );
+    assert_eq!(
+        query(&s, &level, "best(R, M)"),
+        ["best(blue, 5)", "best(red, 4)"]
+    );
+    assert_eq!(
+        query(&s, &level, "first(R, F)"),
+        ["first(blue, 5)", "first(red, 1)"]
+    );
+    assert_eq!(query(&s, &level, "wins(R)"), ["wins(blue)"]);
+    // Red 5 (cell 5), blue 3 + komi 2 = 5 (cell 1): level, best 5 and 3.
+    let tie = s.state(&["control(red)", "owner(5, red)", "owner(1, blue)"]);
+    assert_eq!(query(&s, &tie, "wins(R)"), ["wins(red)"]);
 }

@@ -58,7 +58,7 @@ fn chess_is_too_large_to_ground_and_runs_on_the_rule_evaluator() {
     assert_eq!(loaded.game.engine(), EngineKind::Rules);
     assert_eq!(
         loaded.fallback.as_deref(),
-        Some("more than 2000000 ground atoms")
+        Some("too large to ground (more than 2000000 ground atoms)")
     );
     counts_agree(&loaded.game, &dir, "chess.kif", 2);
 }

@@ -9,6 +9,15 @@
 //! once and folded away; derived slots are numbered in dependency order, so a
 //! plan is a sorted list of slots, and a recursive component occupies a
 //! contiguous range that is evaluated to its least fixpoint (`fixpoint`).
+//! Numbers computed at play time ([`crate::ground::numbers`]) sit beside the
+//! boolean slots ([`NetNumbers`]): value nodes (constants, arithmetic, and
+//! aggregates over member slots with their weights) and test slots, derived
+//! slots with no rules that hold when their comparison of two nodes does
+//! (false where a side has no value). A test slot comes after the members of
+//! the aggregates it reads, so a plan computes it in slot order as a
+//! [`PlanStep::Test`] step; the reference folds each aggregate over its
+//! members there, the incremental engine keeps a running value per
+//! aggregate.
 //!
 //! The stages, each a function with a typed result: [`AtomGraph::new`]
 //! (dependencies and components), [`fold`] (classify atoms, evaluate the
@@ -21,7 +30,9 @@
 use super::fixpoint::Recursion;
 use crate::diag::{Diagnostic, codes};
 use crate::gdl::{self, Names, Relation};
+use crate::ground::numbers::{self, Node, Test};
 use crate::ground::{AtomId, GTerm, Ground, Lit, TermId};
+use crate::syntax::AggOp;
 use rustc_hash::FxHashMap;
 
 pub const SLOT_FALSE: u32 = 0;
@@ -35,6 +46,61 @@ pub enum PlanStep {
     One(u32),
     /// Compute a recursive component (slots `start..end`) to its fixpoint.
     Fixpoint(u32, u32),
+    /// Compute a test slot: test `t` of [`NetNumbers::tests`].
+    Test(u32, u32),
+}
+
+/// The numbers computed at play time over slots: value nodes in
+/// dependency order (an aggregate's members are `members[start..end]`,
+/// slots with their weights), and the tests the test slots hold for.
+#[derive(Clone, Debug, Default)]
+pub struct NetNumbers {
+    pub nodes: Vec<Node>,
+    pub members: Vec<(u32, i64)>,
+    pub tests: Vec<Test>,
+    /// The value node of each open position of each open atom, as (atom,
+    /// position, node), sorted.
+    pub values: Vec<(u32, u32, u32)>,
+}
+
+impl NetNumbers {
+    /// The value of a node in `vals`, each aggregate folded over its
+    /// members (what the reference plans do).
+    pub fn value(&self, vals: &[bool], node: u32) -> Option<i64> {
+        numbers::value(&self.nodes, node, &|n| self.fold(vals, n))
+    }
+
+    /// The value nodes of an atom's open positions, as (position, node).
+    pub fn open_positions(&self, atom: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let from = self.values.partition_point(|v| v.0 < atom);
+        self.values[from..]
+            .iter()
+            .take_while(move |v| v.0 == atom)
+            .map(|v| (v.1, v.2))
+    }
+
+    /// Whether test `t` holds in `vals`.
+    pub fn holds(&self, vals: &[bool], t: u32) -> bool {
+        numbers::holds(&self.nodes, self.tests[t as usize], &|n| self.fold(vals, n))
+    }
+
+    /// An aggregate node folded over its members that hold: `None` for
+    /// the least or greatest of nothing and a sum out of range.
+    pub fn fold(&self, vals: &[bool], node: u32) -> Option<i64> {
+        let Node::Agg(op, a, b) = self.nodes[node as usize] else {
+            return None;
+        };
+        let held = self.members[a as usize..b as usize]
+            .iter()
+            .filter(|&&(s, _)| vals[s as usize])
+            .map(|&(_, w)| w);
+        match op {
+            AggOp::Count => Some(held.count() as i64),
+            AggOp::Sum => i64::try_from(held.map(i128::from).sum::<i128>()).ok(),
+            AggOp::Min => held.min(),
+            AggOp::Max => held.max(),
+        }
+    }
 }
 
 /// One move a role may ever make.
@@ -96,6 +162,8 @@ pub struct Net {
     pub atom_slot: Vec<u32>,
     /// How each recursive component is evaluated to its fixpoint.
     pub recursion: Recursion,
+    /// The numbers computed at play time and the tests over them.
+    pub numbers: NetNumbers,
 }
 
 impl Net {
@@ -109,6 +177,7 @@ impl Net {
             .map(|step| match *step {
                 PlanStep::One(s) => rules(s),
                 PlanStep::Fixpoint(a, b) => (a..b).map(rules).sum(),
+                PlanStep::Test(..) => 0,
             })
             .sum()
     }
@@ -173,7 +242,8 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
     let mut encoded = encode(&folded, &layout);
     let tables = query_tables(g, &kinds, &folded, &layout)
         .map_err(|errors| errors.iter().map(|e| e.diagnostic(g)).collect::<Vec<_>>())?;
-    let plans = Plans::new(&layout, &encoded, &tables);
+    let (numbers, tests) = test_slots(g, &layout);
+    let plans = Plans::new(&layout, &encoded, &tables, &tests);
     let (early, early_groups) = early_rules(&layout, &mut encoded, &plans);
     let mut net = Net {
         slots: layout.slots,
@@ -198,6 +268,7 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
         full: plans.full,
         atom_slot: layout.slot,
         recursion: Recursion::default(),
+        numbers,
     };
     let recursive = layout.ranges.iter().filter(|r| r.recursive);
     net.recursion = Recursion::new(&net, recursive.map(|r| (r.start, r.end)));
@@ -249,6 +320,7 @@ pub fn skeleton(
         full: Vec::new(),
         atom_slot: Vec::new(),
         recursion: Recursion::default(),
+        numbers: NetNumbers::default(),
     }
 }
 
@@ -272,7 +344,7 @@ impl AtomGraph {
         }
         // `seen[b] == a + 1`: atom `b` is already a successor of `a`.
         let mut seen = vec![0u32; n];
-        let succ: Vec<Vec<u32>> = (head_rules.iter().enumerate())
+        let mut succ: Vec<Vec<u32>> = (head_rules.iter().enumerate())
             .map(|(a, rules)| {
                 let mut s = Vec::new();
                 for &r in rules {
@@ -288,6 +360,24 @@ impl AtomGraph {
                 s
             })
             .collect();
+        // A test reads the members of the aggregates it compares.
+        let mut aggregates = Vec::new();
+        for &(atom, test) in &g.numbers.tests {
+            aggregates.clear();
+            numbers::test_aggregates(&g.numbers.nodes, test, &mut aggregates);
+            let s = &mut succ[atom.0 as usize];
+            for &n in &aggregates {
+                if let Node::Agg(_, a, b) = g.numbers.nodes[n as usize] {
+                    s.extend(
+                        g.numbers.members[a as usize..b as usize]
+                            .iter()
+                            .map(|m| m.0.0),
+                    );
+                }
+            }
+            s.sort_unstable();
+            s.dedup();
+        }
         let comps = crate::scc::components(n, |a, k| succ[a].get(k).map(|&b| b as usize));
         AtomGraph {
             head_rules,
@@ -407,11 +497,21 @@ fn fold(g: &Ground, kinds: &[Option<Relation>], graph: &AtomGraph) -> Folded {
             member.position[a as usize] = i as u32;
         }
     }
+    let mut is_test = vec![false; n];
+    g.numbers
+        .tests
+        .iter()
+        .for_each(|&(a, _)| is_test[a.0 as usize] = true);
     for (ci, comp) in graph.comps.iter().enumerate() {
         let inputs = comp
             .iter()
             .any(|&a| matches!(folded.status[a as usize], Status::Base(_) | Status::Input));
-        if !inputs {
+        if let [a] = comp[..]
+            && is_test[a as usize]
+        {
+            // A test has no rules: its comparison is evaluated at play time.
+            folded.status[a as usize] = Status::Derived(false);
+        } else if !inputs {
             // Base and input atoms have no rules.
             fold_component(g, graph, ci as u32, &member, &mut folded);
         }
@@ -867,34 +967,85 @@ struct Plans {
     in_view: Vec<bool>,
 }
 
+/// The test slots: the test of each and the slots it reads.
+#[derive(Default)]
+struct TestSlots {
+    test_of: FxHashMap<u32, u32>,
+    reads: FxHashMap<u32, Vec<u32>>,
+}
+
+/// The numbers over slots (members that never hold dropped) and the
+/// test slots.
+fn test_slots(g: &Ground, layout: &Layout) -> (NetNumbers, TestSlots) {
+    let mut net = NetNumbers::default();
+    for &node in &g.numbers.nodes {
+        net.nodes.push(match node {
+            Node::Agg(op, a, b) => {
+                let start = net.members.len() as u32;
+                for &(atom, w) in &g.numbers.members[a as usize..b as usize] {
+                    let s = layout.slot[atom.0 as usize];
+                    if s != SLOT_FALSE {
+                        net.members.push((s, w));
+                    }
+                }
+                Node::Agg(op, start, net.members.len() as u32)
+            }
+            other => other,
+        });
+    }
+    net.values = (g.numbers.values.iter())
+        .map(|&(atom, p, node)| (atom.0, p, node))
+        .collect();
+    let mut slots = TestSlots::default();
+    let mut aggregates = Vec::new();
+    for &(atom, test) in &g.numbers.tests {
+        let s = layout.slot[atom.0 as usize];
+        if s < layout.first_derived {
+            continue;
+        }
+        slots.test_of.insert(s, net.tests.len() as u32);
+        net.tests.push(test);
+        aggregates.clear();
+        numbers::test_aggregates(&net.nodes, test, &mut aggregates);
+        let mut reads = Vec::new();
+        for &n in &aggregates {
+            if let Node::Agg(_, a, b) = net.nodes[n as usize] {
+                reads.extend(net.members[a as usize..b as usize].iter().map(|m| m.0));
+            }
+        }
+        slots.reads.insert(s, reads);
+    }
+    (net, slots)
+}
+
 impl Plans {
-    fn new(layout: &Layout, encoded: &Encoded, tables: &Tables) -> Plans {
+    fn new(layout: &Layout, encoded: &Encoded, tables: &Tables, tests: &TestSlots) -> Plans {
         let mut view_targets = vec![tables.terminal];
         for r in &tables.roles {
             view_targets.extend(r.moves.iter().map(|m| m.legal));
         }
         view_targets.extend(tables.weights.iter().flatten().map(|w| w.0));
-        let view = plan(layout, encoded, &view_targets, |_| false);
+        let view = plan(layout, encoded, tests, &view_targets, |_| false);
         let goal_targets: Vec<u32> = tables
             .roles
             .iter()
             .flat_map(|r| r.goals.iter().map(|g| g.0))
             .collect();
-        let goal = plan(layout, encoded, &goal_targets, |_| false);
+        let goal = plan(layout, encoded, tests, &goal_targets, |_| false);
         let mut in_view = vec![false; layout.slots];
         for step in &view {
             match *step {
-                PlanStep::One(s) => in_view[s as usize] = true,
+                PlanStep::One(s) | PlanStep::Test(s, _) => in_view[s as usize] = true,
                 PlanStep::Fixpoint(a, b) => (a..b).for_each(|s| in_view[s as usize] = true),
             }
         }
         let uses_does = &layout.uses_does;
         let next_targets: Vec<u32> = tables.next.iter().map(|n| n.0).collect();
-        let after = plan(layout, encoded, &next_targets, |s| {
+        let after = plan(layout, encoded, tests, &next_targets, |s| {
             in_view[s as usize] && !uses_does[s as usize]
         });
         let all: Vec<u32> = (layout.first_derived..layout.slots as u32).collect();
-        let full = plan(layout, encoded, &all, |s| uses_does[s as usize]);
+        let full = plan(layout, encoded, tests, &all, |s| uses_does[s as usize]);
         Plans {
             view,
             goal,
@@ -911,6 +1062,7 @@ impl Plans {
 fn plan(
     layout: &Layout,
     encoded: &Encoded,
+    tests: &TestSlots,
     targets: &[u32],
     skip: impl Fn(u32) -> bool,
 ) -> Vec<PlanStep> {
@@ -936,14 +1088,20 @@ fn plan(
                 }
             }
         }
+        for &ls in tests.reads.get(&s).map_or(&[][..], |v| v.as_slice()) {
+            if ls >= first_derived && !seen[ls as usize] {
+                stack.push(ls);
+            }
+        }
     }
     layout
         .ranges
         .iter()
         .filter(|r| seen[r.start as usize] && !skip(r.start))
-        .map(|r| match r.recursive {
-            true => PlanStep::Fixpoint(r.start, r.end),
-            false => PlanStep::One(r.start),
+        .map(|r| match (r.recursive, tests.test_of.get(&r.start)) {
+            (true, _) => PlanStep::Fixpoint(r.start, r.end),
+            (false, Some(&t)) => PlanStep::Test(r.start, t),
+            (false, None) => PlanStep::One(r.start),
         })
         .collect()
 }

@@ -15,16 +15,25 @@
 //! a `legal` slot that nothing reads and whose rules share one guard is
 //! kept without it, and the guard switches the legal list it belongs to
 //! instead (see [`deferred_slots`] and [`Segments`]); a recursive component
-//! is recomputed with the fixpoint when one of its inputs changes. Goals
+//! is recomputed with the fixpoint when one of its inputs changes. An
+//! aggregate node that a tracked test reads keeps a running count, sum and
+//! least or greatest value ([`Running`]); a member slot that flips updates
+//! it (a least or greatest value that leaves is found again among the
+//! members) and marks the tests that read it, which settle in slot order
+//! like any slot ([`Values`]). Goals
 //! are computed from the tracked values, only their other slots evaluated.
 //! Loading and stepping allocate nothing. [`pays_off`] says from the net's
 //! size whether this engine is the faster one for a game.
 
 use super::compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 use super::fixpoint::Scratch;
+use crate::ground::numbers::{self, Node};
+use crate::syntax::AggOp;
 
 /// No recursive component starts at this slot.
 const NOT_COMPONENT: u32 = 0;
+/// In `component_end`: the slot is a test ([`Values`]).
+const TEST_SLOT: u32 = u32::MAX;
 /// In choosing between a copy and a propagation: a flipped base fact
 /// costs as much as this many fan-out visits (the derived slots it
 /// changes in turn), and one visit as much as copying this many bytes.
@@ -50,7 +59,8 @@ pub struct Propagation {
     /// (other than its own) that read it.
     component_start: Vec<u32>,
     components: Vec<u32>,
-    /// For the first slot of a recursive tracked component: its end.
+    /// For the first slot of a recursive tracked component: its end;
+    /// `TEST_SLOT` for a tracked test slot.
     component_end: Vec<u32>,
     /// Per rule, what propagation reads of it (see [`RuleInfo`]).
     rule: Vec<RuleInfo>,
@@ -82,9 +92,141 @@ pub struct Propagation {
     widest: usize,
     /// Whether each slot is computed by the tracked plan.
     tracked: Vec<bool>,
-    /// Whether any counted rule, guard group or recursive component reads
-    /// each slot (a `legal` slot, typically, is read by none).
-    read: Vec<bool>,
+    /// What reads each slot: `READ_BY_RULES` for a counted rule, a guard
+    /// group or a recursive component, `READ_BY_AGGREGATES` for an
+    /// aggregate (a `legal` slot, typically, is read by none).
+    read: Vec<u8>,
+    /// The numbers: see [`Values`].
+    values: Values,
+}
+
+/// What propagation reads of the numbers computed at play time: the
+/// aggregates the tracked tests read, the members of each as a fan-out
+/// from their slots, and the test slots each aggregate changes.
+#[derive(Clone, Debug)]
+struct Values {
+    /// For every slot: the members (indices into the net's members) it is,
+    /// at `members[member_start[s]..member_start[s + 1]]`.
+    member_start: Vec<u32>,
+    members: Vec<u32>,
+    /// The aggregate node, slot and weight of each member of the net.
+    member_node: Vec<u32>,
+    member_slot: Vec<u32>,
+    weight: Vec<i64>,
+    /// Every node's operation and members (`Count`, none for a node
+    /// that is not an aggregate).
+    aggregate: Vec<(AggOp, u32, u32)>,
+    /// For every node: the tracked test slots that read it.
+    test_start: Vec<u32>,
+    tests: Vec<u32>,
+    /// For every slot: its test, or `NO_TEST`.
+    test_at: Vec<u32>,
+}
+
+/// A slot that is not a test.
+const NO_TEST: u32 = u32::MAX;
+/// The bits of `Propagation::read`.
+const READ_BY_RULES: u8 = 1;
+const READ_BY_AGGREGATES: u8 = 2;
+
+impl Values {
+    fn new(net: &Net, steps: &[PlanStep]) -> Values {
+        let numbers = &net.numbers;
+        let mut member_node = vec![0; numbers.members.len()];
+        for (n, node) in numbers.nodes.iter().enumerate() {
+            if let Node::Agg(_, a, b) = *node {
+                member_node[a as usize..b as usize].fill(n as u32);
+            }
+        }
+        let mut test_at = vec![NO_TEST; net.slots];
+        let mut watched = vec![false; numbers.nodes.len()];
+        let (mut member_pairs, mut test_pairs, mut aggregates) =
+            (Vec::new(), Vec::new(), Vec::new());
+        for &step in steps {
+            let PlanStep::Test(s, t) = step else { continue };
+            test_at[s as usize] = t;
+            aggregates.clear();
+            numbers::test_aggregates(&numbers.nodes, numbers.tests[t as usize], &mut aggregates);
+            for &n in &aggregates {
+                test_pairs.push((n, s));
+                if let (Node::Agg(_, a, b), false) =
+                    (numbers.nodes[n as usize], watched[n as usize])
+                {
+                    watched[n as usize] = true;
+                    member_pairs.extend((a..b).map(|m| (numbers.members[m as usize].0, m)));
+                }
+            }
+        }
+        let (member_start, members) = grouped(net.slots, &member_pairs);
+        let (test_start, tests) = grouped(numbers.nodes.len(), &test_pairs);
+        Values {
+            member_start,
+            members,
+            member_node,
+            member_slot: numbers.members.iter().map(|m| m.0).collect(),
+            weight: numbers.members.iter().map(|m| m.1).collect(),
+            aggregate: (numbers.nodes.iter())
+                .map(|node| match *node {
+                    Node::Agg(op, a, b) => (op, a, b),
+                    _ => (AggOp::Count, 0, 0),
+                })
+                .collect(),
+            test_start,
+            tests,
+            test_at,
+        }
+    }
+
+    fn members_of(&self, s: u32) -> &[u32] {
+        &self.members
+            [self.member_start[s as usize] as usize..self.member_start[s as usize + 1] as usize]
+    }
+
+    fn tests_of(&self, node: u32) -> &[u32] {
+        &self.tests
+            [self.test_start[node as usize] as usize..self.test_start[node as usize + 1] as usize]
+    }
+
+    /// The running value of aggregate `node` computed from its members in
+    /// `vals`.
+    fn rescan(&self, vals: &[bool], node: u32) -> Running {
+        let (op, a, b) = self.aggregate[node as usize];
+        let mut r = Running::default();
+        for m in a as usize..b as usize {
+            if !vals[self.member_slot[m] as usize] {
+                continue;
+            }
+            let w = self.weight[m];
+            r.count += 1;
+            r.sum += i128::from(w);
+            r.extreme = match (op, r.count) {
+                (_, 1) => w,
+                (AggOp::Min, _) => r.extreme.min(w),
+                _ => r.extreme.max(w),
+            };
+        }
+        r
+    }
+}
+
+/// One aggregate node's running value: how many members hold, the sum
+/// of their weights, and the least or greatest weight among them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Running {
+    count: i64,
+    sum: i128,
+    extreme: i64,
+}
+
+impl Running {
+    /// The aggregate's value, as [`NetNumbers::fold`] gives it.
+    fn value(&self, op: AggOp) -> Option<i64> {
+        match op {
+            AggOp::Count => Some(self.count),
+            AggOp::Sum => i64::try_from(self.sum).ok(),
+            AggOp::Min | AggOp::Max => (self.count > 0).then_some(self.extreme),
+        }
+    }
 }
 
 /// What propagation reads of a rule, together in one place.
@@ -119,7 +261,7 @@ pub fn pays_off(net: &Net) -> bool {
 /// The view and after plans merged, in slot order.
 fn tracked_steps(net: &Net) -> Vec<PlanStep> {
     let first = |step: &PlanStep| match *step {
-        PlanStep::One(s) | PlanStep::Fixpoint(s, _) => s,
+        PlanStep::One(s) | PlanStep::Fixpoint(s, _) | PlanStep::Test(s, _) => s,
     };
     let mut steps: Vec<PlanStep> = net.view.iter().chain(&net.after).copied().collect();
     steps.sort_by_key(first);
@@ -129,7 +271,7 @@ fn tracked_steps(net: &Net) -> Vec<PlanStep> {
 
 fn step_slots(step: PlanStep) -> std::ops::Range<u32> {
     match step {
-        PlanStep::One(s) => s..s + 1,
+        PlanStep::One(s) | PlanStep::Test(s, _) => s..s + 1,
         PlanStep::Fixpoint(a, b) => a..b,
     }
 }
@@ -238,12 +380,21 @@ impl Propagation {
             .flatten()
             .for_each(|&(h, _)| early_heads[h as usize] = true);
         let overwritten = move_dependent(net, &steps, &own_rules, &trigger, &early_heads);
+        let values = Values::new(net, &steps);
         let read = (0..net.slots)
             .map(|s| {
                 let listed = |start: &[u32]| start[s] != start[s + 1];
-                listed(&fanout_start) || listed(&component_start) || listed(&guards.slot_start)
+                let rules =
+                    listed(&fanout_start) || listed(&component_start) || listed(&guards.slot_start);
+                let aggregates = listed(&values.member_start);
+                (READ_BY_RULES * rules as u8) | (READ_BY_AGGREGATES * aggregates as u8)
             })
             .collect();
+        for (s, &t) in values.test_at.iter().enumerate() {
+            if t != NO_TEST {
+                component_end[s] = TEST_SLOT;
+            }
+        }
         let goal = (net.goal.iter().copied())
             .filter(|&step| {
                 step_slots(step).any(|s| !tracked[s as usize] || deferred[s as usize] != NO_LITERAL)
@@ -273,6 +424,7 @@ impl Propagation {
             widest,
             tracked,
             read,
+            values,
         }
     }
 
@@ -753,6 +905,8 @@ pub struct Counters {
     next: Box<[u64]>,
     /// The heads supported by the early rules of the moves being made.
     armed: Vec<u32>,
+    /// The running value of every aggregate node a tracked test reads.
+    running: Vec<Running>,
 }
 
 /// A copy keeps the room of the scratch lists, so it never allocates
@@ -780,6 +934,7 @@ impl Clone for Counters {
             recursion: self.recursion.clone(),
             next: self.next.clone(),
             armed: with_room(&self.armed),
+            running: self.running.clone(),
         }
     }
 }
@@ -801,8 +956,12 @@ impl Counters {
                 PlanStep::Fixpoint(a, b) => {
                     net.recursion.evaluate(net, &mut vals, a, b, &mut scratch)
                 }
+                PlanStep::Test(s, t) => vals[s as usize] = net.numbers.holds(&vals, t),
             }
         }
+        let running = (0..net.numbers.nodes.len() as u32)
+            .map(|n| prop.values.rescan(&vals, n))
+            .collect();
         let mut false_lits = vec![0; prop.rule.len()];
         let mut support = vec![0; net.slots];
         let mut held = Held::new(&prop.guards);
@@ -860,6 +1019,7 @@ impl Counters {
             recursion: scratch,
             next,
             armed: Vec::with_capacity(net.early.iter().map(Vec::len).sum()),
+            running,
         }
     }
 
@@ -891,6 +1051,7 @@ impl Counters {
             + 4 * (self.held.rules.len() + self.held.len.len() + self.held.at.len())
             + 4 * self.lists.iter().map(Vec::len).sum::<usize>()
             + 8 * (self.dirty.len() + self.dirty_words.len() + 2 * self.next.len())
+            + 32 * self.running.len()
     }
 
     /// Becomes a copy of `from` (counters of the same game), without
@@ -904,6 +1065,7 @@ impl Counters {
         self.dirty.copy_from_slice(&from.dirty);
         self.dirty_words.copy_from_slice(&from.dirty_words);
         self.next.copy_from_slice(&from.next);
+        self.running.copy_from_slice(&from.running);
         for (list, from) in self.lists.iter_mut().zip(&from.lists) {
             list.clear();
             list.extend_from_slice(from);
@@ -1044,10 +1206,14 @@ impl Counters {
     /// Tells the rules and components reading slot `s` its new value.
     #[inline]
     fn flip_fanout(&mut self, prop: &Propagation, s: u32) {
-        if !prop.read[s as usize] {
+        let read = prop.read[s as usize];
+        if read == 0 {
             return;
         }
         let v = self.vals[s as usize];
+        if read & READ_BY_AGGREGATES != 0 {
+            self.update_aggregates(prop, s, v);
+        }
         let (a, b) = (
             prop.fanout_start[s as usize] as usize,
             prop.fanout_start[s as usize + 1] as usize,
@@ -1180,8 +1346,9 @@ impl Counters {
         }
     }
 
-    /// Settles one dirty slot: flips it if its support says so, or
-    /// recomputes the recursive component it starts.
+    /// Settles one dirty slot: flips it if its support (or, for a test,
+    /// its comparison) says so, or recomputes the recursive component it
+    /// starts.
     fn settle_slot(&mut self, net: &Net, prop: &Propagation, s: u32) {
         match prop.component_end[s as usize] {
             NOT_COMPONENT => {
@@ -1189,7 +1356,58 @@ impl Counters {
                     self.flip(prop, s);
                 }
             }
+            TEST_SLOT => {
+                if self.test_holds(net, prop.values.test_at[s as usize]) != self.vals[s as usize] {
+                    self.flip(prop, s);
+                }
+            }
             end => self.recompute(net, prop, s, end),
+        }
+    }
+
+    /// Whether test `t` holds, from the running values.
+    fn test_holds(&self, net: &Net, t: u32) -> bool {
+        let nodes = &net.numbers.nodes;
+        numbers::holds(
+            nodes,
+            net.numbers.tests[t as usize],
+            &|n| match nodes[n as usize] {
+                Node::Agg(op, ..) => self.running[n as usize].value(op),
+                _ => None,
+            },
+        )
+    }
+
+    /// Member slot `s` now holds (`on`) or not: its aggregates' running
+    /// values follow (a least or greatest value that leaves is found again
+    /// among the members), and the tests that read them are marked.
+    fn update_aggregates(&mut self, prop: &Propagation, s: u32, on: bool) {
+        let values = &prop.values;
+        for &m in values.members_of(s) {
+            let node = values.member_node[m as usize];
+            let (op, w) = (values.aggregate[node as usize].0, values.weight[m as usize]);
+            let r = &mut self.running[node as usize];
+            let before = r.value(op);
+            if on {
+                r.count += 1;
+                r.sum += i128::from(w);
+                r.extreme = match (op, r.count) {
+                    (_, 1) => w,
+                    (AggOp::Min, _) => r.extreme.min(w),
+                    _ => r.extreme.max(w),
+                };
+            } else {
+                r.count -= 1;
+                r.sum -= i128::from(w);
+                if matches!(op, AggOp::Min | AggOp::Max) && r.count > 0 && w == r.extreme {
+                    *r = values.rescan(&self.vals, node);
+                }
+            }
+            if self.running[node as usize].value(op) != before {
+                for &t in values.tests_of(node) {
+                    self.mark(t);
+                }
+            }
         }
     }
 

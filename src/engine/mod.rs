@@ -488,10 +488,21 @@ impl<'g> Machine<'g> {
                     state: self.state.clone(),
                 });
         }
-        let game = self.game;
-        Ok((self.query(pattern).into_iter())
-            .map(|a| game.show_atom(a))
-            .collect())
+        let atoms = self.query(pattern);
+        Ok(atoms.into_iter().map(|a| self.show_valued(a)).collect())
+    }
+
+    /// An atom printed with the values of its open positions (integers
+    /// computed at play time) in the values the last plan left.
+    fn show_valued(&self, atom: AtomId) -> String {
+        let mut shown = self.game.show_atom(atom);
+        let numbers = &self.game.net.numbers;
+        for (_, node) in numbers.open_positions(atom.0) {
+            let value = numbers.value(&self.vals, node);
+            let value = value.map_or("_".to_string(), |v| v.to_string());
+            shown = shown.replacen(ground::numbers::OPEN_VALUE, &value, 1);
+        }
+        shown
     }
 
     /// Every ground atom matching `pattern` (an atom written as a term, with
@@ -516,15 +527,25 @@ impl<'g> Machine<'g> {
             let slot = self.game.net.atom_slot[i] as usize;
             let mut env = Vec::new();
             if self.vals[slot]
-                && args
-                    .iter()
-                    .zip(atom.args.iter())
-                    .all(|(p, &t)| self.game.terms.matches(p, t, &mut env))
+                && args.iter().zip(atom.args.iter()).enumerate().all(
+                    |(p, (pattern, &t))| match self.open_value(i as u32, p as u32) {
+                        Some(value) => matches_value(pattern, value),
+                        None => self.game.terms.matches(pattern, t, &mut env),
+                    },
+                )
             {
                 out.push(AtomId(i as u32));
             }
         }
         out
+    }
+
+    /// The value of an atom's open position in the values the last plan
+    /// left; `None` for a position that is not open.
+    fn open_value(&self, atom: u32, position: u32) -> Option<Option<i64>> {
+        let numbers = &self.game.net.numbers;
+        let (_, node) = numbers.open_positions(atom).find(|&(p, _)| p == position)?;
+        Some(numbers.value(&self.vals, node))
     }
 
     /// Loads a state and evaluates terminal, legal moves and weights.
@@ -945,6 +966,10 @@ impl<'g> Machine<'g> {
                     let scratch = &mut self.recursion;
                     net.recursion.evaluate(net, &mut self.vals, a, b, scratch)
                 }
+                PlanStep::Test(s, t) => {
+                    self.vals[s as usize] =
+                        self.forced[s as usize] || net.numbers.holds(&self.vals, t)
+                }
             }
         }
     }
@@ -956,6 +981,16 @@ enum Plan {
     Goal,
     After,
     Full,
+}
+
+/// Whether a query's argument matches an integer computed at play time:
+/// a variable, or that integer.
+fn matches_value(pattern: &Term, value: Option<i64>) -> bool {
+    match pattern.kind {
+        TermKind::Var(_) => true,
+        TermKind::Int(i) => value == Some(i),
+        _ => false,
+    }
 }
 
 /// Every role's legal moves, read from the values of their `legal` slots.

@@ -16,7 +16,10 @@
 //! counting or summing chain, or a running "some smaller value" chain)
 //! makes exactly one candidate true per state. The network of one `(K, s)`
 //! is shared by all its candidate values, and one over static facts only
-//! is folded away by the compiler.
+//! is folded away by the compiler. An aggregate whose value is computed
+//! at play time ([`super::numbers`], `AggSpec::open`) has neither: one
+//! `_aggv_K(s, _value)` per binding, whose value node ranges over the
+//! `_agg_K(s, ..)` atoms.
 
 use super::{AtomId, Grounder, Lit, Reached, TermId};
 use crate::check::walk::atom_vars;
@@ -45,6 +48,9 @@ pub struct AggSpec {
     pub chain: (Sym, usize),
     pub shared: usize,
     pub span: Span,
+    /// Its value is computed at play time ([`super::numbers`]): one
+    /// `_aggv_K(s, _value)` per shared binding, no candidates, no network.
+    pub open: bool,
 }
 
 /// Rewrites every aggregate of `program` (see the module header).
@@ -75,7 +81,21 @@ pub fn rewrite(program: &Program) -> (Program, Vec<AggSpec>) {
             fact_args.extend(locals.iter().map(|&v| var(v)));
             fact_args.extend(agg.value.clone());
             let mut value_args = shared_terms.clone();
-            value_args.push(agg.result.clone());
+            // A result that a literal binds too, or a constant, is compared
+            // with a fresh variable: the aggregate's value may then stay
+            // open ([`super::numbers`]) with the comparison as a test.
+            if compared(rule, &agg.result) {
+                let fresh = var(out.symbols.intern(&format!("_aggr_{k}")));
+                main.body.push(Literal::Cmp(
+                    CmpOp::Eq,
+                    agg.result.clone(),
+                    fresh.clone(),
+                    agg.span,
+                ));
+                value_args.push(fresh);
+            } else {
+                value_args.push(agg.result.clone());
+            }
             let mut name =
                 |what: &str, arity: usize| (out.symbols.intern(&format!("_{what}_{k}")), arity);
             let spec = AggSpec {
@@ -86,6 +106,7 @@ pub fn rewrite(program: &Program) -> (Program, Vec<AggSpec>) {
                 chain: name("aggc", shared.len() + 2),
                 shared: shared.len(),
                 span: agg.span,
+                open: false,
             };
             let atom = |rel: (Sym, usize), args: Vec<Term>| Atom {
                 rel: rel.0,
@@ -112,18 +133,35 @@ pub fn rewrite(program: &Program) -> (Program, Vec<AggSpec>) {
     (out, specs)
 }
 
+/// Whether an aggregate's result is a constant or a variable that a
+/// positive literal of the rule also binds.
+fn compared(rule: &Rule, result: &Term) -> bool {
+    let TermKind::Var(v) = result.kind else {
+        return true;
+    };
+    let mut found = false;
+    for lit in &rule.body {
+        if let Literal::Pos(a) = lit {
+            a.for_each_var(&mut |w, _| found |= w == v);
+        }
+    }
+    found
+}
+
 /// The literals of a rule outside its aggregates that do not depend on an
-/// aggregate's result. A variable depends on it when it is a result, or the
-/// other side of a comparison with one, and no literal without aggregates
-/// binds it ([`bound_without_aggregates`]): in `k(R, K), T = sum V { .. },
-/// S = T + K`, `S` depends on `T` but `K` does not, so `k(R, K)` is outer.
+/// aggregate's result, and the positive literals that bind the aggregates'
+/// shared variables. A variable depends on the result when it is the
+/// result, or the other side of an `=` with one, and no literal without
+/// aggregates binds it ([`bound_without_aggregates`]): in `k(R, K),
+/// T = sum V { .. }, S = T + K`, `S` depends on `T` but `K` does not, so
+/// `k(R, K)` is outer.
 fn outer_literals(rule: &Rule) -> Vec<Literal> {
-    let bound = bound_without_aggregates(rule);
+    let plainly_bound = bound_without_aggregates(rule);
     let mut derived: FxHashSet<Sym> = FxHashSet::default();
     for lit in &rule.body {
         if let Literal::Agg(a) = lit {
             a.result.for_each_var(&mut |v, _| {
-                if !bound.contains(&v) {
+                if !plainly_bound.contains(&v) {
                     derived.insert(v);
                 }
             });
@@ -134,28 +172,67 @@ fn outer_literals(rule: &Rule) -> Vec<Literal> {
         lit.for_each_var(&mut |v, _| hit |= derived.contains(&v));
         hit
     };
+    // `X = Expr` over a derived variable derives `X`; the other variables
+    // of `Expr` are inputs (`S = T + K`: `K` stays outer).
     loop {
         let before = derived.len();
         for lit in &rule.body {
-            if let Literal::Cmp(..) = lit
+            if let Literal::Cmp(CmpOp::Eq, left, right, _) = lit
                 && mentions(lit, &derived)
             {
-                lit.for_each_var(&mut |v, _| {
-                    if !bound.contains(&v) {
+                for side in [left, right] {
+                    if let TermKind::Var(v) = side.kind
+                        && !plainly_bound.contains(&v)
+                    {
                         derived.insert(v);
                     }
-                });
+                }
             }
         }
         if derived.len() == before {
             break;
         }
     }
-    rule.body
+    let mut outer: Vec<Literal> = rule
+        .body
         .iter()
         .filter(|l| !matches!(l, Literal::Agg(_)) && !mentions(l, &derived))
         .cloned()
-        .collect()
+        .collect();
+    // A positive literal only binds: one that mentions a derived variable
+    // stays where it binds a variable of the braces that no other outer
+    // literal binds (`follows(R, S, K), K = min J { follows(R, T, J) }`).
+    let mut bound: FxHashSet<Sym> = FxHashSet::default();
+    for lit in &outer {
+        if let Literal::Pos(a) = lit {
+            a.for_each_var(&mut |v, _| {
+                bound.insert(v);
+            });
+        }
+    }
+    let mut inner: FxHashSet<Sym> = FxHashSet::default();
+    for lit in &rule.body {
+        if let Literal::Agg(a) = lit {
+            a.for_each_inner_var(&mut |v, _| {
+                inner.insert(v);
+            });
+        }
+    }
+    for lit in &rule.body {
+        if let Literal::Pos(a) = lit
+            && mentions(lit, &derived)
+        {
+            let mut needed = false;
+            a.for_each_var(&mut |v, _| needed |= inner.contains(&v) && !bound.contains(&v));
+            if needed {
+                a.for_each_var(&mut |v, _| {
+                    bound.insert(v);
+                });
+                outer.push(lit.clone());
+            }
+        }
+    }
+    outer
 }
 
 /// The variables a rule binds without its aggregates: those of its positive
@@ -253,6 +330,10 @@ impl Grounder {
     pub(super) fn aggregate_candidates(&mut self, specs: &[AggSpec]) -> Result<bool, Diagnostic> {
         let before = self.atoms.len();
         for spec in specs {
+            if spec.open {
+                self.open_aggregate_values(spec)?;
+                continue;
+            }
             let groups = self.aggregate_groups(spec)?;
             let values_rel = self.rel(spec.values);
             for s in self.aggregate_domain(spec) {
@@ -275,11 +356,72 @@ impl Grounder {
             for s in self.aggregate_domain(spec) {
                 let mut inputs = groups.get(&s).cloned().unwrap_or_default();
                 inputs.sort_unstable();
+                if spec.open {
+                    self.open_aggregate_members(spec, &s, &inputs)?;
+                    continue;
+                }
                 match spec.op {
                     AggOp::Count | AggOp::Sum => self.chain_network(spec, &s, &inputs)?,
                     AggOp::Min | AggOp::Max => self.extreme_network(spec, &s, &inputs)?,
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// An open aggregate: `_aggv_K(s, _value)` for every shared binding
+    /// `s` of its domain, with a new aggregate node as its value. It holds
+    /// when the aggregate has a value: always for `count` (a fact), else a
+    /// test that the node is defined (`min`/`max` of nothing, a `sum` out
+    /// of range).
+    fn open_aggregate_values(&mut self, spec: &AggSpec) -> Result<(), Diagnostic> {
+        let values_rel = self.rel(spec.values);
+        let Some(value) = self.num.value else {
+            return Ok(());
+        };
+        for s in self.aggregate_domain(spec) {
+            let mut args = s.to_vec();
+            args.push(value);
+            if self.rels[values_rel].find(&args).is_some() {
+                continue;
+            }
+            let node = self.num.aggregate(spec.op);
+            let atom = match spec.op {
+                AggOp::Count => {
+                    let atom = self.insert(values_rel, &args, spec.span)?;
+                    self.network_rule(atom, &[], &[], spec.span)?;
+                    atom
+                }
+                _ => {
+                    let test = super::numbers::Test::Defined(node);
+                    let atom = self.insert(values_rel, &args, spec.span)?;
+                    self.num.numbers.tests.push((atom, test));
+                    atom
+                }
+            };
+            self.num.values.insert((atom, spec.shared as u32), node);
+        }
+        Ok(())
+    }
+
+    /// Sets the members of the node of an open aggregate's binding `s`.
+    fn open_aggregate_members(
+        &mut self,
+        spec: &AggSpec,
+        s: &[TermId],
+        inputs: &[(AtomId, i64)],
+    ) -> Result<(), Diagnostic> {
+        let (Some(value), Some(&r)) = (self.num.value, self.rel_ids.get(&spec.values)) else {
+            return Ok(());
+        };
+        let mut args = s.to_vec();
+        args.push(value);
+        let Some(f) = self.rels[r].find(&args) else {
+            return Ok(());
+        };
+        let atom = self.rels[r].atoms[f as usize];
+        if let Some(&node) = self.num.values.get(&(atom, spec.shared as u32)) {
+            self.num.set_members(node, inputs);
         }
         Ok(())
     }
@@ -429,5 +571,12 @@ fn too_many(spec: &AggSpec) -> Diagnostic {
              values for one binding of its shared variables",
             spec.op.as_str()
         ),
+    )
+    .with_note(
+        "a value computed from the state stays a number at play time where it is only \
+         compared, used in arithmetic or passed on to such arguments; this one is needed as a \
+         ground term (it reaches a `next`, `legal` or `goal` argument, a negation, another \
+         aggregate or an argument that is not computed), so every value it can take is \
+         grounded (see \"Numbers at play time\" in docs/LANGUAGE.md)",
     )
 }

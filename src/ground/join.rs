@@ -13,6 +13,7 @@
 //! rule writes its literals does not change the work; the work done is
 //! counted against [`super::Limits::max_work`] before it is done.
 
+use super::numbers::CmpRole;
 use super::prepare::{Pat, Prepared};
 use super::relation::{FUNCTOR, PATH_STRIDE, SUB_ARGS};
 use super::{AtomId, GTerm, Grounder, Reached, RuleRels, TermId, TermTable};
@@ -31,8 +32,9 @@ struct Join<'r> {
     delta: Option<usize>,
     /// The binding of each variable of the rule.
     env: Vec<Option<TermId>>,
-    /// The positive body atoms matched so far.
+    /// The positive body atoms matched so far, and their literals.
     body: Vec<AtomId>,
+    order: Vec<usize>,
 }
 
 /// Which literals are done: bit `i` of `pos` for positive literal `i`, of
@@ -91,6 +93,7 @@ impl Grounder {
             delta,
             env: vec![None; rule.vars],
             body: Vec::new(),
+            order: Vec::new(),
         };
         self.join(&mut join, Done { pos: 0, cmp: 0 })
     }
@@ -114,7 +117,8 @@ impl Grounder {
             );
             match (l, r, c.op) {
                 (true, true, _) => return Some((i, CmpStep::Test)),
-                _ if c.negated => {}
+                // A test of open values binds nothing.
+                _ if c.negated || c.role == CmpRole::Test => {}
                 (false, true, CmpOp::Eq) if !matches!(c.left, Pat::Arith(..)) => {
                     return Some((i, CmpStep::Bind(true)));
                 }
@@ -142,7 +146,10 @@ impl Grounder {
         };
         let (pat, value) = match step {
             CmpStep::Test => {
-                if self.compare(c.op, &c.left, &c.right, &j.env) != c.negated {
+                // A test of open values is decided at play time.
+                if c.role == CmpRole::Test
+                    || self.compare(c.op, &c.left, &c.right, &j.env) != c.negated
+                {
                     self.join(j, next)?;
                 }
                 return Ok(());
@@ -202,8 +209,10 @@ impl Grounder {
                 .all(|(p, &t)| unify(p, t, &mut j.env, &mut trail, &self.terms));
             if matched {
                 j.body.push(self.rels[rel].atoms[f as usize]);
+                j.order.push(i);
                 self.join(j, next)?;
                 j.body.pop();
+                j.order.pop();
             }
             for v in trail.drain(..) {
                 j.env[v as usize] = None;
@@ -249,7 +258,7 @@ impl Grounder {
         }
         let complete = head.len() == j.rule.head.args.len();
         let result = match complete {
-            true => self.emit(j.rule, j.rels, &head, &j.body, &j.env),
+            true => self.emit(j.rule, j.rels, &head, &j.body, &j.order, &j.env),
             false => Ok(()),
         };
         self.scratch = head;
@@ -379,17 +388,20 @@ impl Grounder {
                 self.arg_stack.truncate(mark);
                 Some(id)
             }
-            Pat::Arith(op, a, b) => {
-                let v = self.arith(*op, a, b, env)?;
-                Some(self.terms.intern(GTerm::Int(v)))
-            }
+            Pat::Arith(op, a, b) => self.arith(*op, a, b, env),
         }
     }
 
-    fn arith(&mut self, op: ArithOp, a: &Pat, b: &Pat, env: &[Option<TermId>]) -> Option<i64> {
+    /// Arithmetic; over the abstract integer of an open position it is
+    /// that integer.
+    fn arith(&mut self, op: ArithOp, a: &Pat, b: &Pat, env: &[Option<TermId>]) -> Option<TermId> {
         let a = self.build(a, env)?;
         let b = self.build(b, env)?;
-        op.apply(self.terms.int(a)?, self.terms.int(b)?)
+        if self.num.value.is_some_and(|v| v == a || v == b) {
+            return self.num.value;
+        }
+        let v = op.apply(self.terms.int(a)?, self.terms.int(b)?)?;
+        Some(self.terms.intern(GTerm::Int(v)))
     }
 
     fn compare(&mut self, op: CmpOp, l: &Pat, r: &Pat, env: &[Option<TermId>]) -> bool {

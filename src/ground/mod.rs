@@ -18,6 +18,7 @@
 pub(crate) mod aggregate;
 mod cycles;
 mod join;
+pub mod numbers;
 pub(crate) mod prepare;
 mod relation;
 pub mod terms;
@@ -92,6 +93,8 @@ pub struct Ground {
     pub heads: Vec<AtomId>,
     pub starts: Vec<u32>,
     pub lits: Vec<Lit>,
+    /// The numbers computed at play time: value nodes and test atoms.
+    pub numbers: numbers::Numbers,
 }
 
 /// Sizes of a ground program, for `check --explain`.
@@ -140,21 +143,21 @@ pub fn show_atom(
 }
 
 /// Why a checked program could not be grounded: its diagnostics, and
-/// whether it is a finite game that only exceeds the limits (`load` then
-/// falls back to the rule evaluator).
+/// whether the rule evaluator can still run it (`load` then falls back to
+/// it).
 #[derive(Debug)]
 pub struct GroundError {
     pub diagnostics: Vec<Diagnostic>,
-    /// For a finite game larger than the limits: what it reached ("more than
-    /// 2000000 ground atoms").
-    pub too_large: Option<String>,
+    /// For a finite game the compiled engines cannot take: why ("too large
+    /// to ground (more than 2000000 ground atoms)").
+    pub fallback: Option<String>,
 }
 
 impl From<Vec<Diagnostic>> for GroundError {
     fn from(diagnostics: Vec<Diagnostic>) -> GroundError {
         GroundError {
             diagnostics,
-            too_large: None,
+            fallback: None,
         }
     }
 }
@@ -168,9 +171,66 @@ impl From<GroundError> for Vec<Diagnostic> {
 /// Rounds a game must have run before a limit reached is blamed on growth.
 const GROWTH_ROUNDS: u32 = 8;
 
-/// Grounds a checked program.
+/// Whether grounding leaves the integers computed from the state open
+/// ([`numbers`]) or grounds one atom per value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Integers {
+    Open,
+    Ground,
+}
+
+/// Grounds a checked program, integers computed from the state left open.
 pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, GroundError> {
-    let (rewritten, specs) = aggregate::rewrite(program);
+    ground_with(program, limits, Integers::Open)
+}
+
+/// Grounds a checked program. A relation whose open integer turns out to
+/// have several instances for one key is grounded again with that
+/// relation's integers ground (one atom per value, as without
+/// [`numbers`]).
+pub fn ground_with(
+    program: &Program,
+    limits: &Limits,
+    integers: Integers,
+) -> Result<Ground, GroundError> {
+    let mut kept_ground = Vec::new();
+    loop {
+        match ground_once(program, limits, integers, &kept_ground) {
+            Err(Retry::KeepGround(rel)) if !kept_ground.contains(&rel) => kept_ground.push(rel),
+            Err(Retry::KeepGround(_)) => {
+                return Err(vec![Diagnostic::global(
+                    codes::GROUNDING,
+                    "internal error: an integer kept ground is still computed at play time",
+                )]
+                .into());
+            }
+            Err(Retry::Failed(e)) => return Err(e),
+            Ok(g) => return Ok(g),
+        }
+    }
+}
+
+/// Why one grounding attempt stopped.
+enum Retry {
+    /// An open integer of this relation has several instances for a key.
+    KeepGround(RelKey),
+    Failed(GroundError),
+}
+
+impl From<GroundError> for Retry {
+    fn from(e: GroundError) -> Retry {
+        Retry::Failed(e)
+    }
+}
+
+/// One grounding attempt, the integers of `kept_ground` ground.
+fn ground_once(
+    program: &Program,
+    limits: &Limits,
+    integers: Integers,
+    kept_ground: &[RelKey],
+) -> Result<Ground, Retry> {
+    let (rewritten, mut specs) = aggregate::rewrite(program);
     let program = &rewritten;
     let domains: Vec<RelKey> = specs.iter().map(|s| s.domain).collect();
     let mut g = Grounder {
@@ -193,7 +253,8 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, GroundError>
         arg_stack: Vec::new(),
         key: join::Key::default(),
         watched: Vec::new(),
-        too_large: None,
+        fallback: None,
+        num: numbers::State::default(),
     };
     let mut rules = Vec::new();
     let mut errors = Vec::new();
@@ -209,7 +270,10 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, GroundError>
         }
     }
     if !errors.is_empty() {
-        return Err(errors.into());
+        return Err(GroundError::from(errors).into());
+    }
+    if integers == Integers::Open {
+        g.open_integers(&mut rules, &mut specs, kept_ground);
     }
     rules.extend(g.bridges());
     let mut rule_rels: Vec<RuleRels> = rules
@@ -227,15 +291,19 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, GroundError>
     }
     let solved = g.solve(&rules, &rule_rels, &specs);
     if let Err(e) = solved.and_then(|()| g.aggregate_networks(&specs)) {
+        if let Some(rel) = g.num.several.take() {
+            return Err(Retry::KeepGround(rel));
+        }
         return Err(GroundError {
             diagnostics: vec![e],
-            too_large: g.too_large.take(),
-        });
+            fallback: g.fallback.take(),
+        }
+        .into());
     }
     let watched = std::mem::take(&mut g.watched);
     let ground = g.finish(program.syntax);
     match cycles::negative_cycle(&ground, &watched) {
-        Some(cycle) => Err(vec![cycle].into()),
+        Some(cycle) => Err(GroundError::from(vec![cycle]).into()),
         None => Ok(ground),
     }
 }
@@ -274,8 +342,11 @@ struct Grounder {
     /// The ground rules (number, source span) of the rules that may close a
     /// cycle through negation ([`cycles::watched`]).
     watched: Vec<(u32, Span)>,
-    /// Set by a limit reached in a finite game: what it reached.
-    too_large: Option<String>,
+    /// Set by a limit reached in a finite game, or an open integer with
+    /// several instances: why the rule evaluator must run the game.
+    fallback: Option<String>,
+    /// The integers computed at play time.
+    num: numbers::State,
 }
 
 /// The bound of [`Limits`] that grounding reached.
@@ -310,6 +381,30 @@ impl Grounder {
     }
 
     /// `true(X) :- init(X).  true(X) :- next(X).  does(R, M) :- legal(R, M).`
+    /// Finds the open positions (see [`numbers`]) and marks the open
+    /// aggregates; the abstract integer is interned if any is open.
+    fn open_integers(
+        &mut self,
+        rules: &mut [Prepared],
+        specs: &mut [aggregate::AggSpec],
+        kept_ground: &[RelKey],
+    ) {
+        let names = crate::gdl::Names::new(&self.symbols);
+        let candidates: Vec<(RelKey, usize)> = specs
+            .iter()
+            .filter(|s| numbers::state_dependent(rules, s.facts, &names))
+            .map(|s| (s.values, s.shared))
+            .collect();
+        self.num.open = numbers::open_positions(rules, &candidates, &self.symbols, kept_ground);
+        for spec in specs.iter_mut() {
+            spec.open = self.num.open.contains_key(&spec.values);
+        }
+        if !self.num.open.is_empty() {
+            let sym = numbers::open_value_symbol(&mut self.symbols);
+            self.num.value = Some(self.terms.intern(GTerm::Sym(sym)));
+        }
+    }
+
     fn bridges(&mut self) -> Vec<Prepared> {
         let symbols = &mut self.symbols;
         let mut atom = |r: Reserved| PAtom {
@@ -324,6 +419,7 @@ impl Grounder {
             vars: head.arity(),
             span: Span::default(),
             bridge: true,
+            open_vars: Vec::new(),
         };
         vec![
             bridge(Reserved::True, Reserved::Init),
@@ -371,7 +467,7 @@ impl Grounder {
         if reached == Reached::Depth || self.still_growing() {
             return d.with_note(self.growth_note());
         }
-        self.too_large = Some(what);
+        self.fallback = Some(format!("too large to ground ({what})"));
         d.with_note(format!(
             "no relation grows without bound, but the game is larger than grounding allows: \
              it reached {} ground atoms (limit {}), {} ground rules (limit {}) and {} candidate \
@@ -527,8 +623,13 @@ impl Grounder {
         rels: &RuleRels,
         head: &[TermId],
         body: &[AtomId],
+        order: &[usize],
         env: &[Option<TermId>],
     ) -> Result<(), Diagnostic> {
+        let numeric = !rule.open_vars.is_empty() && !rule.bridge;
+        if numeric && !self.instance_numbers(rule, body, order, env)? {
+            return Ok(()); // a comparison decided false: never holds
+        }
         if head
             .iter()
             .any(|&t| self.terms.depth(t) > self.limits.max_term_depth)
@@ -542,6 +643,9 @@ impl Grounder {
         }
         if rule.bridge {
             return Ok(());
+        }
+        if numeric && self.open_mask(rule.head.rel) != 0 {
+            self.record_head_values(rule, head_atom)?;
         }
         if self.heads.len() >= self.limits.max_rules {
             return Err(self.too_big(rule.span, Reached::Rules));
@@ -568,6 +672,9 @@ impl Grounder {
             let pending = AtomId(self.pending_rels.len() as u32);
             self.lits.push(Lit::new(pending, true));
             self.pending_rels.push(rel as u32);
+        }
+        if numeric {
+            self.push_tests();
         }
         self.starts.push(self.lits.len() as u32);
         Ok(())
@@ -633,6 +740,7 @@ impl Grounder {
             heads: self.heads,
             starts,
             lits,
+            numbers: self.num.finish(),
         }
     }
 }

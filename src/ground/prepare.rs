@@ -5,6 +5,7 @@
 //! atoms moved into comparisons, terms turned into [`Pat`]terns over numbered
 //! variables with ground parts interned, and checked safe.
 
+use super::numbers::CmpRole;
 use super::terms::{GTerm, TermId, TermTable};
 use crate::diag::{Diagnostic, codes};
 use crate::syntax::{ArithOp, Atom, CmpOp, Literal, Rule, Span, Sym, Term, TermKind};
@@ -63,6 +64,8 @@ pub struct PCmp {
     /// `not (A op B)`: holds when the comparison fails, including when a
     /// side has no value or an ordering meets a non-integer. Never binds.
     pub negated: bool,
+    /// What it does with numbers computed at play time.
+    pub role: CmpRole,
 }
 
 #[derive(Clone, Debug)]
@@ -76,6 +79,8 @@ pub struct Prepared {
     /// Synthetic bridge rules (`true` from `init`/`next`, `does` from `legal`)
     /// feed the relaxed model but are not part of the ground program.
     pub bridge: bool,
+    /// Which variables hold numbers computed at play time (empty if none).
+    pub open_vars: Vec<bool>,
 }
 
 struct Builder<'a> {
@@ -130,6 +135,7 @@ impl Builder<'_> {
                         left: v.clone(),
                         right: e,
                         negated: false,
+                        role: CmpRole::Closed,
                     });
                     v
                 } else {
@@ -255,6 +261,7 @@ pub fn prepare(rule: &Rule, terms: &mut TermTable) -> Result<Vec<Prepared>, Diag
                         left,
                         right,
                         negated: *negated,
+                        role: CmpRole::Closed,
                     });
                 }
             }
@@ -280,6 +287,7 @@ pub fn prepare(rule: &Rule, terms: &mut TermTable) -> Result<Vec<Prepared>, Diag
             vars,
             span: rule.span,
             bridge: false,
+            open_vars: Vec::new(),
         };
         if prepared.pos.len() > MAX_LITERALS || prepared.cmps.len() > MAX_LITERALS {
             return Err(Diagnostic::error(

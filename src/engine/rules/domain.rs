@@ -11,7 +11,7 @@
 
 use crate::diag::Diagnostic;
 use crate::gdl::{Names, Relation};
-use crate::ground::{self, GroundStats, Limits, TermId, TermTable};
+use crate::ground::{self, GroundStats, Integers, Limits, TermId, TermTable};
 use crate::syntax::{Atom, CmpOp, Literal, Program, Rule, Sym, Symbols, Term};
 use rustc_hash::FxHashSet;
 
@@ -48,11 +48,15 @@ pub fn ground_domain(
         max_work: limits.max_work / 4,
         ..*limits
     };
-    let g = match ground::ground(&relaxed(program, &names, Slim::None), &quick) {
+    // The domains need no numbers at play time: integers are ground.
+    let ground = |slim, limits| {
+        ground::ground_with(&relaxed(program, &names, slim), limits, Integers::Ground)
+    };
+    let g = match ground(Slim::None, &quick) {
         Ok(g) => g,
-        Err(_) => match ground::ground(&relaxed(program, &names, Slim::Reserved), limits) {
+        Err(_) => match ground(Slim::Reserved, limits) {
             Ok(g) => g,
-            Err(_) => ground::ground(&relaxed(program, &names, Slim::All), limits)?,
+            Err(_) => ground(Slim::All, limits)?,
         },
     };
     let kind = |rel: Sym, arity: usize| names.atom(rel, arity);
