@@ -1660,7 +1660,7 @@ fn check_full_use(s: &Scenario, st: &State, role: &str) -> bool {
         let id = game.term_id(&parse(s, &text)).expect("a ground move");
         let mut joint = noops.clone();
         joint[r] = game.find_move(r, id).expect("a move of the mover");
-        let after = m.next(&joint);
+        let after = m.next(&joint).expect("a next state");
         m.set_state(st);
         after_machine.set_state(&after);
         if !facts_with(s, &after, "rest(").is_empty() && shown(&after_machine) != ["noop"] {
