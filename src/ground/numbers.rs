@@ -386,7 +386,13 @@ fn classify(r: &Prepared, open: &Open, closed: &mut Vec<(RelKey, usize)>) -> Mar
         nested_vars(&c.right, &mut vs);
         vs.iter().for_each(|&v| bad[v as usize] = true);
     }
+    // A negated literal is decided on ground atoms: what it reads at an
+    // open position closes that position.
     for a in &r.neg {
+        let m = mask(a.rel);
+        for p in (0..a.args.len()).filter(|&p| is_open(m, p)) {
+            closed.push((a.rel, p));
+        }
         vs.clear();
         a.args.iter().for_each(|p| pat_vars(p, &mut vs));
         vs.iter().for_each(|&v| bad[v as usize] = true);
