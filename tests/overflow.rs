@@ -174,10 +174,12 @@ fn perft_counts_are_exact_to_2_to_the_127_and_stop_with_an_error_past_u128() {
             }
             let (out, err, code) = run(&args, "");
             assert_eq!(code, 2, "{engine}: {out}");
+            // The last line of stderr (W0002 may warn first: `c(9)` is
+            // never reached on the compiled engines).
             assert_eq!(
-                err,
+                err.lines().last().unwrap_or(""),
                 format!(
-                    "{file}: error: depth 128 has more than {} leaves, the most tabula counts exactly\n",
+                    "{file}: error: depth 128 has more than {} leaves, the most tabula counts exactly",
                     u128::MAX
                 )
             );
