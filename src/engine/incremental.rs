@@ -196,14 +196,7 @@ impl Values {
             if !vals[self.member_slot[m] as usize] {
                 continue;
             }
-            let w = self.weight[m];
-            r.count += 1;
-            r.sum += i128::from(w);
-            r.extreme = match (op, r.count) {
-                (_, 1) => w,
-                (AggOp::Min, _) => r.extreme.min(w),
-                _ => r.extreme.max(w),
-            };
+            r.add(op, self.weight[m]);
         }
         r
     }
@@ -219,6 +212,17 @@ struct Running {
 }
 
 impl Running {
+    /// Counts one more member of weight `w`.
+    fn add(&mut self, op: AggOp, w: i64) {
+        self.count += 1;
+        self.sum += i128::from(w);
+        self.extreme = match (op, self.count) {
+            (_, 1) => w,
+            (AggOp::Min, _) => self.extreme.min(w),
+            _ => self.extreme.max(w),
+        };
+    }
+
     /// The aggregate's value, as [`NetNumbers::fold`] gives it.
     fn value(&self, op: AggOp) -> Option<i64> {
         match op {
@@ -1389,13 +1393,7 @@ impl Counters {
             let r = &mut self.running[node as usize];
             let before = r.value(op);
             if on {
-                r.count += 1;
-                r.sum += i128::from(w);
-                r.extreme = match (op, r.count) {
-                    (_, 1) => w,
-                    (AggOp::Min, _) => r.extreme.min(w),
-                    _ => r.extreme.max(w),
-                };
+                r.add(op, w);
             } else {
                 r.count -= 1;
                 r.sum -= i128::from(w);
