@@ -314,6 +314,21 @@ fn open_file(path: &Path, options: &GameOptions, overrides: &Overrides) -> Resul
     }
 }
 
+/// The position a command starts from: the facts of `--from`'s file, or
+/// the initial state; an unreadable file is a usage error (printed here).
+pub fn start_state(
+    game: &crate::engine::Game,
+    from: Option<&Path>,
+) -> Result<crate::engine::State, i32> {
+    match from {
+        Some(path) => crate::front::parse::state_file(game, path).map_err(|e| {
+            errln!("error: {e}");
+            EXIT_USAGE
+        }),
+        None => Ok(game.initial()),
+    }
+}
+
 /// Opens the game named on the command line (see [`open_file`]).
 pub fn open_game(args: &GameArgs) -> Result<Loaded, i32> {
     let overrides = args.options.overrides_or_usage()?;

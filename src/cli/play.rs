@@ -10,7 +10,8 @@
 //! and agents chosen by the front end the REPL uses too ([`crate::front`]).
 
 use super::{
-    EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, Line, clock_seed, open_game, read_line, use_color,
+    EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, Line, clock_seed, open_game, read_line,
+    start_state, use_color,
 };
 use crate::agent::Agent;
 use crate::engine::{Game, Machine, State};
@@ -63,15 +64,9 @@ pub fn run(args: Args) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let state = match &args.from {
-        Some(path) => match parse::state_file(game, path) {
-            Ok(s) => s,
-            Err(e) => {
-                errln!("error: {e}");
-                return EXIT_USAGE;
-            }
-        },
-        None => game.initial(),
+    let state = match start_state(game, args.from.as_deref()) {
+        Ok(s) => s,
+        Err(code) => return code,
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
     let title = game

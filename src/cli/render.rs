@@ -8,9 +8,9 @@
 //! outlined and its joint move is in the caption. Writes standard output
 //! without `-o`.
 
-use super::{EXIT_OK, EXIT_USAGE, GameArgs, open_game};
+use super::{EXIT_OK, EXIT_USAGE, GameArgs, open_game, start_state};
 use crate::engine::{Game, Machine, State};
-use crate::front::{choosing, engine_error, parse, view};
+use crate::front::{choosing, engine_error, view};
 use crate::render::svg::{self, Frame};
 use crate::repl::transcript;
 use std::path::PathBuf;
@@ -50,15 +50,9 @@ pub fn run(args: Args) -> i32 {
                 Err(code) => return code,
             };
             let game = &loaded.game;
-            let state = match &args.from {
-                Some(path) => match parse::state_file(game, path) {
-                    Ok(s) => s,
-                    Err(e) => {
-                        errln!("error: {e}");
-                        return EXIT_USAGE;
-                    }
-                },
-                None => game.initial(),
+            let state = match start_state(game, args.from.as_deref()) {
+                Ok(s) => s,
+                Err(code) => return code,
             };
             draw(game, &state, None, 0)
         }
