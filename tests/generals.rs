@@ -123,6 +123,44 @@ fn seed1_start_position_and_garrisons() {
     assert_eq!(s.legal(&init, "south"), noop());
 }
 
+/// Seed 1 with the notes (board): the keep is the 2x2 block in the centre
+/// of the 10x10 arena, the moat the ring of 12 cells round it.
+#[test]
+fn seed1_keep_and_moat_in_the_centre() {
+    let (out, err, code) = run(&["repl", BASE], "query keep(C)\nquery moat(C)\n");
+    assert_eq!(code, 0, "{err}");
+    let shown = |relation: &str| {
+        let mut v: Vec<String> = out
+            .lines()
+            .filter(|l| l.starts_with(relation))
+            .map(str::to_string)
+            .collect();
+        v.sort();
+        v
+    };
+    let keep = |x: i64, y: i64| (4..=5).contains(&x) && (4..=5).contains(&y);
+    let mut moat = Vec::new();
+    for x in 3..=6 {
+        for y in 3..=6 {
+            if !keep(x, y) {
+                moat.push(format!("moat(sq({x}, {y}))"));
+            }
+        }
+    }
+    moat.sort();
+    assert_eq!(moat.len(), 12);
+    assert_eq!(
+        shown("keep("),
+        sorted(&[
+            "keep(sq(4, 4))",
+            "keep(sq(4, 5))",
+            "keep(sq(5, 4))",
+            "keep(sq(5, 5))"
+        ])
+    );
+    assert_eq!(shown("moat("), moat);
+}
+
 // ------------------------------------------------ seed 2: toss, opening
 
 /// Seed 2 / notes: nature tosses (1/2 each); the winner chooses attack or
@@ -774,6 +812,36 @@ fn seed6_garrisoning_on_a_six() {
     ]));
     expected.sort();
     assert_eq!(s.facts(&after), expected);
+}
+
+/// Seed 6.1: garrisoning is once per player, not once per game: after
+/// north has garrisoned, south may still move a unit of its SW garrison to
+/// any empty cell of the three others on a 6 (the NW cell sq(0, 9) is
+/// taken).
+#[test]
+fn seed6_the_other_player_may_still_garrison() {
+    let s = base();
+    let p = s.state(&at_start_of_count(&[
+        "unit(sq(0, 9), north)",
+        "unit(sq(0, 0), south)",
+        "defends(north)",
+        "hits(0)",
+        "garrisoned(north)",
+        "control(south)",
+        "thrown(6)",
+    ]));
+    let [nw, ne, _, se] = garrisons();
+    let mut expected: Vec<String> = nw
+        .iter()
+        .chain(&ne)
+        .chain(&se)
+        .filter(|&&c| c != (0, 9))
+        .map(|(x, y)| format!("garrison(sq(0, 0), sq({x}, {y}))"))
+        .collect();
+    expected.extend(strings(&["move(sq(0, 0), n)", "move(sq(0, 0), e)"]));
+    expected.sort();
+    assert_eq!(expected.len(), 19);
+    assert_eq!(s.legal(&p, "south"), expected);
 }
 
 /// Seed 6.1, negative: no garrisoning once used, on another throw than 6,

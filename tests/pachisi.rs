@@ -183,6 +183,101 @@ fn seed1_seed3_start_on_the_zero_marks() {
     assert_eq!(s.chance(&init), cowries());
 }
 
+/// Seed 1 with the notes' geometry: the board is a cross of four arms of
+/// 3 x 8 blocks, A north, C east, D south and B west; each arm's 24 cells
+/// are its 16 blocks and its coloured column, as the table places them.
+#[test]
+fn seed1_cross_board_of_four_arms() {
+    let (out, err, code) = run(&["repl", BASE], "query arm(A, C)\n");
+    assert_eq!(code, 0, "{err}");
+    let mut shown: Vec<String> = out
+        .lines()
+        .filter(|l| l.starts_with("arm("))
+        .map(str::to_string)
+        .collect();
+    shown.sort();
+    let mut expected: Vec<String> = Vec::new();
+    for arm in ['A', 'B', 'C', 'D'] {
+        let blocks = (1..=16).map(|b| block(arm, b));
+        let columns = (1..=8).map(|k| column(arm, k));
+        for (x, y) in blocks.chain(columns) {
+            expected.push(format!("arm({}, sq({x}, {y}))", arm.to_ascii_lowercase()));
+        }
+    }
+    assert_eq!(expected.len(), 96);
+    assert_eq!(shown, set(expected));
+}
+
+/// Seed 3 with the notes (free entry): no special throw is needed to
+/// enter; any value of the series takes a piece off its zero mark, and the
+/// value left stays to be played.
+#[test]
+fn seed3_free_entry_with_any_value() {
+    let s = base();
+    let mut f = all_zero();
+    f.extend(owned(&["control(black)", "held(3, 1)", "held(25, 1)"]));
+    let st = position(&s, &f);
+    assert_eq!(
+        s.legal(&st, "black"),
+        set(vec![
+            "pass".to_string(),
+            mv("black", 0, 3, 3),
+            mv("black", 0, 25, 25),
+        ])
+    );
+    let entered = s.play(&st, &[("black", &mv("black", 0, 25, 25))]);
+    let mut expected: Vec<String> = all_zero()
+        .into_iter()
+        .filter(|z| z != "zero(black, 1)")
+        .collect();
+    expected.extend([on("black", 1, 25)]);
+    expected.extend(owned(&["control(black)", "held(3, 1)"]));
+    assert_eq!(facts(&s, &entered), set(expected));
+}
+
+/// Seed 4: a piece jumps over whatever stands between its block and where
+/// it lands: an opponent's pair on a cross, an opponent's single and an
+/// own piece. Nothing is hit on the way.
+#[test]
+fn seed4_a_piece_jumps_over_pieces_in_its_way() {
+    let s = base();
+    // Blue's progress 5 and red's 54 are black's 21 and 22 (arm B).
+    let f = vec![
+        on("black", 1, 20),
+        on("black", 2, 23),
+        "zero(black, 3)".to_string(),
+        "zero(black, 4)".to_string(),
+        on("blue", 1, 5),
+        on("blue", 2, 5),
+        on("red", 1, 54),
+        "control(black)".to_string(),
+        "held(4, 1)".to_string(),
+    ];
+    assert_eq!(cell("blue", 5), cell("black", 21));
+    assert_eq!(cell("red", 54), cell("black", 22));
+    let st = position(&s, &f);
+    assert_eq!(
+        s.legal(&st, "black"),
+        set(vec![
+            "pass".to_string(),
+            mv("black", 0, 4, 4),
+            mv("black", 20, 4, 24),
+            mv("black", 23, 4, 27),
+        ])
+    );
+    let jumped = s.play(&st, &[("black", &mv("black", 20, 4, 24))]);
+    let mut expected: Vec<String> = f
+        .iter()
+        .filter(|x| !x.starts_with("held(") && !x.starts_with("control("))
+        .filter(|x| **x != on("black", 1, 20))
+        .cloned()
+        .collect();
+    // The last value used, the turn passes to blue, who throws.
+    expected.extend([on("black", 1, 24)]);
+    expected.extend(owned(&["control(blue)", "throwing"]));
+    assert_eq!(facts(&s, &jumped), set(expected));
+}
+
 /// Every move of a lone piece of `role` from progress p by v, with the
 /// notes' cells: one move, or two past own block 8 after a lap (the fork).
 fn lone_piece_moves(s: &Scenario, role: &str, p: i64, v: i64) {
