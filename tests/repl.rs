@@ -10,7 +10,7 @@
 
 mod common;
 mod sessions;
-use common::run;
+use common::{absolute, run};
 use sessions::{session, session_in};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -50,8 +50,11 @@ fn save_then_load_gives_the_same_state() {
     let text = std::fs::read_to_string(&file).expect("transcript written");
     assert_eq!(
         text,
-        "# tabula transcript\ngame tests/repl/race.rules\nseed 9\n\
-         play random=die(2) red=noop\nplay random=noop red=go\nplay random=die(1) red=noop\n"
+        format!(
+            "# tabula transcript\ngame {}\nseed 9\n\
+             play random=die(2) red=noop\nplay random=noop red=go\nplay random=die(1) red=noop\n",
+            absolute("tests/repl/race.rules")
+        )
     );
     let (out2, err2, code2) = run(
         &["repl", "tests/repl/count.kif", "--seed", "1"],
@@ -65,6 +68,67 @@ fn save_then_load_gives_the_same_state() {
         .map(|e| e.expect("entry").file_name())
         .collect();
     assert_eq!(names, ["race.transcript"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The REPL run in `dir`, fed `input`: its stdout, stderr and exit code.
+fn repl_in(dir: &Path, input: &str) -> (String, String, i32) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["repl", &absolute("tests/repl/count.kif")])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn tabula");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write stdin");
+    drop(stdin);
+    let out = child.wait_with_output().expect("tabula runs");
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
+    (text(out.stdout), text(out.stderr), out.status.code().unwrap_or(-1))
+}
+
+/// A transcript saved from the repository loads from any other folder: it
+/// names its game by an absolute path.
+#[test]
+fn transcript_loads_from_another_folder() {
+    let dir = temp_dir("elsewhere");
+    let file = dir.join("race.transcript");
+    let f = file.display().to_string();
+    let (out, err, code) = run(
+        &["repl", "tests/repl/race.rules", "--seed", "9"],
+        &format!("roll die(2)\nplay go\nsave {f}\n"),
+    );
+    assert_eq!((err.as_str(), code), ("", 0), "{out}");
+    let (out, err, code) = repl_in(&dir, "load race.transcript\nhistory\n");
+    assert_eq!((err.as_str(), code), ("", 0), "{out}");
+    assert!(out.contains("loaded race.transcript: 2 steps\n"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A relative game path written by hand is looked for beside the
+/// transcript, then in the current folder; when it is in neither, the
+/// error names both files, and the session goes on unchanged.
+#[test]
+fn transcript_whose_game_is_missing_names_every_file_tried() {
+    let dir = temp_dir("missing");
+    std::fs::create_dir_all(dir.join("saved")).expect("a folder");
+    std::fs::write(
+        dir.join("saved/old.transcript"),
+        "# tabula transcript\ngame games/gone.rules\nseed 1\n",
+    )
+    .expect("a transcript");
+    let (out, err, code) = repl_in(&dir, "load saved/old.transcript\nhistory\n");
+    assert_eq!(
+        err,
+        "error: saved/old.transcript: its game `games/gone.rules` is not there: \
+         looked for saved/games/gone.rules and games/gone.rules\n"
+    );
+    assert_eq!(code, 1);
+    assert!(out.ends_with("no steps yet\n"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -258,8 +322,9 @@ fn shipped_tablan() {
     let text = std::fs::read_to_string(&file).expect("transcript written");
     assert_eq!(
         text,
-        r#"# tabula transcript
-game games/tablan.rules
+        format!(
+            r#"# tabula transcript
+game {}
 param cap=400
 param parked=36
 seed 7
@@ -269,7 +334,9 @@ play yellow=half(sq(9, 1), sq(12, 2)) green=noop random=noop
 play yellow=half(sq(10, 1), sq(11, 2)) green=noop random=noop
 play yellow=noop green=noop random=sticks(0)
 play yellow=noop green=noop random=sticks(2)
-"#
+"#,
+            absolute("games/tablan.rules")
+        )
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -286,8 +353,9 @@ fn variant_parameters_kept_by_save_and_load() {
     let text = std::fs::read_to_string(&file).expect("transcript written");
     assert_eq!(
         text,
-        r#"# tabula transcript
-game games/variants/tablan_d6.rules
+        format!(
+            r#"# tabula transcript
+game {}
 param cap=2
 param parked=36
 seed 11
@@ -296,7 +364,9 @@ play yellow=noop green=noop random=d6(4)
 play yellow=noop green=move(sq(1, 4), sq(4, 3)) random=noop
 play yellow=noop green=noop random=d6(6)
 play yellow=move(sq(8, 1), sq(11, 2)) green=noop random=noop
-"#
+"#,
+            absolute("games/variants/tablan_d6.rules")
+        )
     );
     session_in("repl/sessions", "variant_loaded", &dir);
     let _ = std::fs::remove_dir_all(&dir);

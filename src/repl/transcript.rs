@@ -6,13 +6,16 @@
 //!
 //! ```text
 //! # tabula transcript
-//! game games/race.rules
+//! game /home/ann/tabula/games/race.rules
 //! param size=8
 //! seed 7
 //! play x=move(1, 2, 1, 4) o=noop
 //! ```
 //!
-//! Holds: replaying opens the game again and runs every step in a fresh
+//! Holds: the game's path is written absolute, so the transcript loads
+//! from any folder; a relative path (written by hand) is looked for beside
+//! the transcript, then in the current folder, and an error names each
+//! file tried. Replaying opens the game again and runs every step in a fresh
 //! session; the first step that no longer fits is named, and nothing of the
 //! running session changes then. Saving writes a temporary file beside the
 //! target and renames it, so no half-written transcript is ever left; only
@@ -53,6 +56,13 @@ pub enum TranscriptError {
     },
     #[error("{file}: no `game FILE` line: not a tabula transcript")]
     NoGame { file: String },
+    /// The game file is at none of the places a transcript's path can mean.
+    #[error("{file}: its game `{game}` is not there: looked for {}", tried.join(" and "))]
+    GameMissing {
+        file: String,
+        game: String,
+        tried: Vec<String>,
+    },
     #[error("{file}: cannot open its game: {error}")]
     Open { file: String, error: OpenError },
     /// A step the game refuses now (it changed since the transcript).
@@ -67,9 +77,12 @@ pub enum TranscriptError {
 
 pub const HEADER: &str = "# tabula transcript";
 
-/// The transcript text.
+/// The transcript text, naming the game by its absolute path.
 pub fn write(origin: &Origin, params: &[(String, String)], seed: u64, steps: &[String]) -> String {
-    let mut out = format!("{HEADER}\ngame {}\n", origin.path.display());
+    let game = std::fs::canonicalize(&origin.path)
+        .or_else(|_| std::path::absolute(&origin.path))
+        .unwrap_or_else(|_| origin.path.clone());
+    let mut out = format!("{HEADER}\ngame {}\n", game.display());
     match origin.syntax {
         Some(Syntax::Kif) => out.push_str("syntax kif\n"),
         Some(Syntax::Rules) => out.push_str("syntax rules\n"),
@@ -238,8 +251,16 @@ fn parse<'t>(path: &Path, file: &str, text: &'t str) -> Result<Parsed<'t>, Trans
         let file = file.to_string();
         return Err(TranscriptError::NoGame { file });
     };
+    let tried = places(path, &game);
+    let Some(found) = tried.iter().find(|p| p.is_file()) else {
+        return Err(TranscriptError::GameMissing {
+            file: file.to_string(),
+            game: game.display().to_string(),
+            tried: tried.iter().map(|p| p.display().to_string()).collect(),
+        });
+    };
     let origin = Origin {
-        path: beside(path, game),
+        path: found.clone(),
         syntax,
         params,
     };
@@ -250,15 +271,17 @@ fn parse<'t>(path: &Path, file: &str, text: &'t str) -> Result<Parsed<'t>, Trans
     })
 }
 
-/// A relative game path is taken from the current folder, else from the
-/// transcript's folder.
-fn beside(transcript: &Path, game: PathBuf) -> PathBuf {
-    if game.is_relative()
-        && !game.is_file()
-        && let Some(near) = transcript.parent().map(|d| d.join(&game))
-        && near.is_file()
-    {
-        return near;
+/// Where a transcript's game path may point, in the order tried: an
+/// absolute path is itself; a relative one is taken beside the transcript,
+/// then from the current folder.
+fn places(transcript: &Path, game: &Path) -> Vec<PathBuf> {
+    if game.is_absolute() {
+        return vec![game.to_path_buf()];
     }
-    game
+    let mut out = Vec::new();
+    if let Some(dir) = transcript.parent().filter(|d| !d.as_os_str().is_empty()) {
+        out.push(dir.join(game));
+    }
+    out.push(game.to_path_buf());
+    out
 }

@@ -191,6 +191,14 @@ impl Scenario {
     }
 }
 
+/// The absolute path of a file of the repository, as a transcript names
+/// its game.
+pub fn absolute(rel: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    let path = std::fs::canonicalize(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    path.display().to_string()
+}
+
 /// Sorted owned strings, for comparing with `legal` and `facts`.
 pub fn sorted(items: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = items.iter().map(|s| s.to_string()).collect();
