@@ -37,6 +37,19 @@ fn limits_are_per_evaluation_so_perft_is_exact_on_every_engine() {
     }
 }
 
+/// Each command, on the rule evaluator, stops with the depth limit's error
+/// (exit 1) and prints neither a count nor a move.
+fn fails_at_the_depth_limit(commands: &[&[&str]]) {
+    for args in commands {
+        let args: Vec<&str> = args.iter().copied().chain(["--engine", "rules"]).collect();
+        let (out, err, code) = run(&args, "");
+        assert_eq!(code, 1, "{args:?}: {out}{err}");
+        assert!(err.contains(DEPTH_LIMIT), "{args:?}: {err}");
+        assert!(!out.contains("depth 1"), "{args:?} printed a count: {out}");
+        assert!(!out.contains("1. p=go"), "{args:?} printed a move: {out}");
+    }
+}
+
 #[test]
 fn a_limit_reached_by_next_is_an_error_of_every_command() {
     let game = "tests/evaluator/deep.rules";
@@ -46,14 +59,7 @@ fn a_limit_reached_by_next_is_an_error_of_every_command() {
         &["bench", game, "--playouts", "3"],
         &["play", game],
     ];
-    for args in commands {
-        let args: Vec<&str> = args.iter().copied().chain(["--engine", "rules"]).collect();
-        let (out, err, code) = run(&args, "");
-        assert_eq!(code, 1, "{args:?}: {out}{err}");
-        assert!(err.contains(DEPTH_LIMIT), "{args:?}: {err}");
-        assert!(!out.contains("depth 1"), "{args:?} printed a count: {out}");
-        assert!(!out.contains("1. p=go"), "{args:?} printed a move: {out}");
-    }
+    fails_at_the_depth_limit(&commands);
     // The compiled engines solve the same chain.
     let (out, _, code) = run(&["perft", game, "--depth", "1"], "");
     assert_eq!(
@@ -70,13 +76,7 @@ fn a_limit_reached_by_a_state_is_an_error_of_every_command() {
         &["bench", game, "--playouts", "3", "--chance"],
         &["play", game],
     ];
-    for args in commands {
-        let args: Vec<&str> = args.iter().copied().chain(["--engine", "rules"]).collect();
-        let (out, err, code) = run(&args, "");
-        assert_eq!(code, 1, "{args:?}: {out}{err}");
-        assert!(err.contains(DEPTH_LIMIT), "{args:?}: {err}");
-        assert!(!out.contains("depth 1"), "{args:?} printed a count: {out}");
-    }
+    fails_at_the_depth_limit(&commands);
     let (_, err, code) = run(&["repl", game, "--engine", "rules"], "play go\n");
     assert!(err.contains(DEPTH_LIMIT) && code != 0, "repl: {err}");
 }

@@ -88,7 +88,11 @@ fn repl_in(dir: &Path, input: &str) -> (String, String, i32) {
     drop(stdin);
     let out = child.wait_with_output().expect("tabula runs");
     let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
-    (text(out.stdout), text(out.stderr), out.status.code().unwrap_or(-1))
+    (
+        text(out.stdout),
+        text(out.stderr),
+        out.status.code().unwrap_or(-1),
+    )
 }
 
 /// A transcript saved from the repository loads from any other folder: it
