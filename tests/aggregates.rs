@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{Scenario, sorted};
+use common::{Scenario, run, sorted};
 use tabula::engine::State;
 use tabula::syntax::{self, SourceMap, Syntax};
 
@@ -425,4 +425,38 @@ fn level_scores_are_broken_by_the_best_cell_then_the_first_cell() {
     // Red 5 (cell 5), blue 3 + komi 2 = 5 (cell 1): level, best 5 and 3.
     let tie = s.state(&["control(red)", "owner(5, red)", "owner(1, blue)"]);
     assert_eq!(query(&s, &tie, "wins(R)"), ["wins(red)"]);
+}
+
+/// `gone(P) :- left(P, 0)` reads a count with a constant: a test of the
+/// number at play time, so the count is one value per player and not a
+/// chain of ground atoms per possible total (`check --explain` shows no
+/// `_aggc` relation; it had 120 ground rules before, 80 now), and the
+/// test holds exactly when the side has no unit.
+#[test]
+fn a_count_read_with_a_constant_stays_a_number() {
+    let path = "tests/games/last_unit.rules";
+    let (out, err, code) = run(&["check", path, "--explain", "--playouts", "0"], "");
+    assert_eq!((err.as_str(), code), ("", 0), "{out}");
+    assert!(out.contains("  ground rules   80\n"), "{out}");
+    assert!(!out.contains("_aggc"), "{out}");
+    let s = Scenario::open(path, &[]);
+    let last = s.state(&["control(red)", "owns(1, red)", "owns(4, blue)"]);
+    assert!(!s.is_terminal(&last));
+    assert_eq!(
+        s.goals(&last),
+        [
+            ("red".to_string(), Some(40)),
+            ("blue".to_string(), Some(40))
+        ]
+    );
+    let won = s.play(&last, &[("red", "remove(4)")]);
+    assert_eq!(s.facts(&won), ["control(blue)", "owns(1, red)"]);
+    assert!(s.is_terminal(&won));
+    assert_eq!(
+        s.goals(&won),
+        [
+            ("red".to_string(), Some(100)),
+            ("blue".to_string(), Some(0))
+        ]
+    );
 }

@@ -126,6 +126,15 @@ fn print_summary(path: &Path, loaded: &Loaded, observed: &Observed) {
     for (what, n) in rows {
         text.push_str(&format!("  {what:<14} {n}\n"));
     }
+    // Where the ground program's size comes from: rules (atoms) per relation.
+    let largest: Vec<String> = game
+        .largest_relations()
+        .iter()
+        .map(|r| format!("{} {} ({})", r.name, r.rules, r.atoms))
+        .collect();
+    if !largest.is_empty() {
+        text.push_str(&format!("  largest        {}\n", largest.join(", ")));
+    }
     // The game's symbols extend the program's, so the ids are the same.
     for (i, stratum) in summary.strata.iter().enumerate() {
         let mut names: Vec<&str> = stratum.iter().map(|s| game.symbols.name(*s)).collect();

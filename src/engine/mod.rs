@@ -15,7 +15,9 @@ mod rules;
 pub mod values;
 
 use crate::diag::Diagnostic;
-use crate::ground::{self, AtomId, Ground, GroundAtom, GroundStats, Limits, TermId, TermTable};
+use crate::ground::{
+    self, AtomId, Ground, GroundAtom, GroundStats, Limits, RelationSize, TermId, TermTable,
+};
 use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
 use compile::{BASE0, Net, PlanStep, SLOT_TRUE};
 use incremental::{Counters, Propagation};
@@ -106,6 +108,9 @@ pub fn joined(values: &[i64]) -> String {
         .join(", ")
 }
 
+/// How many relations `check --explain` names as the largest.
+const LARGEST_SHOWN: usize = 8;
+
 /// A compiled game. It keeps what the ground program names (symbols,
 /// terms, atoms), not its rules, which the compiled net replaces.
 #[derive(Clone, Debug)]
@@ -117,6 +122,8 @@ pub struct Game {
     /// Every ground atom; [`AtomId`]s index it.
     atoms: Vec<GroundAtom>,
     ground_stats: GroundStats,
+    /// The relations with the most ground rules (compiled engines only).
+    largest_relations: Vec<RelationSize>,
     net: Net,
     propagation: Propagation,
     engine: EngineKind,
@@ -176,6 +183,7 @@ impl Game {
             engine,
             initial_counters: None,
             ground_stats: ground.stats(),
+            largest_relations: ground.largest_relations(LARGEST_SHOWN),
             syntax: ground.syntax,
             symbols: ground.symbols,
             terms: ground.terms,
@@ -206,6 +214,7 @@ impl Game {
             meta: program.meta.clone(),
             atoms: Vec::new(),
             ground_stats: built.stats,
+            largest_relations: Vec::new(),
             propagation: Propagation::new(&net),
             net,
             engine: EngineKind::Rules,
@@ -217,6 +226,12 @@ impl Game {
     /// The sizes of the ground program the game was compiled from.
     pub fn ground_stats(&self) -> GroundStats {
         self.ground_stats
+    }
+
+    /// The relations with the most ground rules, most first (none on the
+    /// rule evaluator, which grounds only its domains).
+    pub fn largest_relations(&self) -> &[RelationSize] {
+        &self.largest_relations
     }
 
     /// A ground atom of this game (from [`Machine::query`]).

@@ -105,6 +105,14 @@ pub struct GroundStats {
     pub terms: usize,
 }
 
+/// One relation's share of a ground program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelationSize {
+    pub name: String,
+    pub rules: usize,
+    pub atoms: usize,
+}
+
 impl Ground {
     pub fn stats(&self) -> GroundStats {
         GroundStats {
@@ -112,6 +120,44 @@ impl Ground {
             rules: self.heads.len(),
             terms: self.terms.len(),
         }
+    }
+
+    /// The relations with the most ground rules, most first (at most
+    /// `count`), with their ground atoms: where a game's size comes from.
+    /// `next` and `init` are split by the functor of their fact (`next on`),
+    /// `next` being most of many games.
+    pub fn largest_relations(&self, count: usize) -> Vec<RelationSize> {
+        let name = |atom: &GroundAtom| {
+            let rel = self.symbols.name(atom.rel);
+            let inner = match rel {
+                "next" | "init" => atom.args.first(),
+                _ => None,
+            };
+            match inner.map(|&t| self.terms.term(t)) {
+                Some(terms::GTerm::App(f, _)) | Some(terms::GTerm::Sym(f)) => {
+                    format!("{rel} {}", self.symbols.name(*f))
+                }
+                _ => rel.to_string(),
+            }
+        };
+        // (atoms, rules) per name
+        let mut sizes: FxHashMap<String, (usize, usize)> = FxHashMap::default();
+        for atom in &self.atoms {
+            sizes.entry(name(atom)).or_default().0 += 1;
+        }
+        for head in &self.heads {
+            sizes
+                .entry(name(&self.atoms[head.0 as usize]))
+                .or_default()
+                .1 += 1;
+        }
+        let mut out: Vec<RelationSize> = sizes
+            .into_iter()
+            .map(|(name, (atoms, rules))| RelationSize { name, rules, atoms })
+            .collect();
+        out.sort_by(|a, b| b.rules.cmp(&a.rules).then_with(|| a.name.cmp(&b.name)));
+        out.truncate(count);
+        out
     }
 
     pub fn body(&self, rule: usize) -> &[Lit] {
@@ -395,7 +441,8 @@ impl Grounder {
             .filter(|s| numbers::state_dependent(rules, s.facts, &names))
             .map(|s| (s.values, s.shared))
             .collect();
-        self.num.open = numbers::open_positions(rules, &candidates, &self.symbols, kept_ground);
+        self.num.open =
+            numbers::open_positions(rules, &candidates, &self.symbols, &self.terms, kept_ground);
         for spec in specs.iter_mut() {
             spec.open = self.num.open.contains_key(&spec.values);
         }

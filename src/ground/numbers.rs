@@ -23,7 +23,7 @@
 //! value only where the rule evaluator's comparison fails too.
 
 use super::prepare::{PCmp, Pat, Prepared, RelKey};
-use super::{AtomId, Grounder, Lit, TermId};
+use super::{AtomId, Grounder, Lit, TermId, TermTable};
 use crate::diag::{Diagnostic, codes};
 use crate::gdl::{Names, Relation};
 use crate::ground::GTerm;
@@ -143,6 +143,7 @@ pub fn open_positions(
     rules: &mut [Prepared],
     aggregates: &[(RelKey, usize)],
     symbols: &Symbols,
+    terms: &TermTable,
     kept_ground: &[RelKey],
 ) -> Open {
     let mut open = Open::default();
@@ -174,6 +175,9 @@ pub fn open_positions(
                 },
             );
         }
+    }
+    for r in rules.iter_mut() {
+        constants_as_tests(r, &open, terms);
     }
     loop {
         let mut closed = Vec::new();
@@ -291,6 +295,34 @@ fn bindings(c: &PCmp) -> impl Iterator<Item = (u32, &Pat)> {
     left.into_iter().chain(right)
 }
 
+/// Rewrites each integer constant that a positive literal reads at a
+/// position that may be open into a fresh variable and an equality test
+/// (`defence_left(0)` reads as `defence_left(N), N = 0`), so that such a
+/// read keeps the position open; where the position closes after all, the
+/// equality is the same filter as the constant.
+fn constants_as_tests(r: &mut Prepared, open: &Open, terms: &TermTable) {
+    for a in r.pos.iter_mut() {
+        let m = open.get(&a.rel).copied().unwrap_or(0);
+        for (p, pat) in a.args.iter_mut().enumerate() {
+            if let Pat::Ground(t) = *pat
+                && is_open(m, p)
+                && terms.int(t).is_some()
+            {
+                let v = r.vars as u32;
+                r.vars += 1;
+                *pat = Pat::Var(v);
+                r.cmps.push(PCmp {
+                    op: CmpOp::Eq,
+                    left: Pat::Var(v),
+                    right: Pat::Ground(t),
+                    negated: false,
+                    role: CmpRole::Closed,
+                });
+            }
+        }
+    }
+}
+
 /// Classifies one rule's variables under the open positions `open`, and
 /// pushes onto `closed` every open position the rule disagrees with.
 fn classify(r: &Prepared, open: &Open, closed: &mut Vec<(RelKey, usize)>) -> Marks {
@@ -310,13 +342,27 @@ fn classify(r: &Prepared, open: &Open, closed: &mut Vec<(RelKey, usize)>) -> Mar
             }
         }
     }
+    // Variables read at open positions: `= constant` tests them rather
+    // than binding them (see [`constants_as_tests`]).
+    let mut read_open = vec![false; n];
+    for a in &r.pos {
+        let m = mask(a.rel);
+        for (p, pat) in a.args.iter().enumerate() {
+            if let Pat::Var(v) = pat
+                && is_open(m, p)
+            {
+                read_open[*v as usize] = true;
+            }
+        }
+    }
     let all = |p: &Pat, set: &[bool]| !any_var(p, &mut |v| !set[v as usize]);
     let any = |p: &Pat, set: &[bool]| any_var(p, &mut |v| set[v as usize]);
     loop {
         let mut more = false;
         for c in &r.cmps {
             for (x, e) in bindings(c) {
-                if !bound[x as usize] && all(e, &bound) {
+                let tested = read_open[x as usize] && matches!(e, Pat::Ground(_));
+                if !bound[x as usize] && !tested && all(e, &bound) {
                     bound[x as usize] = true;
                     more = true;
                 }
