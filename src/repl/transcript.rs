@@ -53,6 +53,13 @@ pub enum TranscriptError {
     },
     #[error("{file}: no `game FILE` line: not a tabula transcript")]
     NoGame { file: String },
+    /// A transcript of another game than the one asked for.
+    #[error("{file} is a transcript of {named}, not of {expected}")]
+    OtherGame {
+        file: String,
+        named: String,
+        expected: String,
+    },
     #[error("{file}: cannot open its game: {error}")]
     Open { file: String, error: OpenError },
     /// A step the game refuses now (it changed since the transcript).
@@ -162,7 +169,30 @@ pub fn replay(path: &Path) -> Result<Session, TranscriptError> {
         let offset = e.utf8_error().valid_up_to();
         read_error(format!("not UTF-8 text (invalid byte at offset {offset})"))
     })?;
-    let parsed = parse(path, &file, &text)?;
+    replay_text(&file, &text, path.parent(), None)
+}
+
+/// Replays a transcript's text into a new session. `file` names it in
+/// errors; a relative game path is looked up from the current folder, then
+/// from `folder`. With `only`, a transcript whose game is another file is
+/// refused before anything is opened.
+pub fn replay_text(
+    file: &str,
+    text: &str,
+    folder: Option<&Path>,
+    only: Option<&Path>,
+) -> Result<Session, TranscriptError> {
+    let file = file.to_string();
+    let parsed = parse(folder, &file, text)?;
+    if let Some(expected) = only
+        && !same_file(&parsed.origin.path, expected)
+    {
+        return Err(TranscriptError::OtherGame {
+            file,
+            named: parsed.origin.path.display().to_string(),
+            expected: expected.display().to_string(),
+        });
+    }
     let mut session =
         Session::open(parsed.origin, parsed.seed).map_err(|error| TranscriptError::Open {
             file: file.clone(),
@@ -182,7 +212,7 @@ pub fn replay(path: &Path) -> Result<Session, TranscriptError> {
 }
 
 /// The header and steps of a transcript's text.
-fn parse<'t>(path: &Path, file: &str, text: &'t str) -> Result<Parsed<'t>, TranscriptError> {
+fn parse<'t>(folder: Option<&Path>, file: &str, text: &'t str) -> Result<Parsed<'t>, TranscriptError> {
     let mut game: Option<PathBuf> = None;
     let mut syntax = None;
     let mut params = Vec::new();
@@ -239,7 +269,7 @@ fn parse<'t>(path: &Path, file: &str, text: &'t str) -> Result<Parsed<'t>, Trans
         return Err(TranscriptError::NoGame { file });
     };
     let origin = Origin {
-        path: beside(path, game),
+        path: beside(folder, game),
         syntax,
         params,
     };
@@ -250,12 +280,21 @@ fn parse<'t>(path: &Path, file: &str, text: &'t str) -> Result<Parsed<'t>, Trans
     })
 }
 
+/// Whether two paths name the same file (the same path when either cannot
+/// be resolved).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
 /// A relative game path is taken from the current folder, else from the
 /// transcript's folder.
-fn beside(transcript: &Path, game: PathBuf) -> PathBuf {
+fn beside(folder: Option<&Path>, game: PathBuf) -> PathBuf {
     if game.is_relative()
         && !game.is_file()
-        && let Some(near) = transcript.parent().map(|d| d.join(&game))
+        && let Some(near) = folder.map(|d| d.join(&game))
         && near.is_file()
     {
         return near;
