@@ -252,9 +252,10 @@ fn a_whole_pawn_race_has_the_repls_moves_facts_and_goals_at_every_step() {
     let goals = goal_lines.last().unwrap();
     let expected = format!(
         "goals: x {}, o {}",
-        last["goals"]["x"].as_i64().unwrap(),
-        last["goals"]["o"].as_i64().unwrap()
+        last["goals"][0]["goal"].as_i64().unwrap(),
+        last["goals"][1]["goal"].as_i64().unwrap()
     );
+    assert_eq!(last["goals"][0]["role"], "x");
     assert_eq!(goals, &expected);
     assert!(move_texts(last, "x").is_empty());
 }
@@ -559,7 +560,10 @@ fn a_kif_game_without_a_board_shows_its_facts() {
     assert_eq!(next["last_move"], "a=(add 2) b=noop");
     let end = served.change("/api/play", json!({ "moves": { "b": "(add 2)" } }));
     assert_eq!(end["over"], true);
-    assert_eq!(end["goals"], json!({ "a": 0, "b": 100 }));
+    assert_eq!(
+        end["goals"],
+        json!([{ "role": "a", "goal": 0 }, { "role": "b", "goal": 100 }])
+    );
 }
 
 #[test]

@@ -424,15 +424,11 @@ impl Server {
             .collect();
         let goals = if over {
             match m.goals() {
-                Ok(values) => {
-                    let mut goals = Map::new();
-                    for (r, v) in values.iter().enumerate() {
-                        if let Some(v) = v {
-                            goals.insert(game.role_name(r), json!(v));
-                        }
-                    }
-                    Value::Object(goals)
-                }
+                Ok(values) => values
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(r, v)| v.map(|v| json!({ "role": game.role_name(r), "goal": v })))
+                    .collect(),
                 Err(e) => json!({ "error": engine_error(game, &e) }),
             }
         } else {

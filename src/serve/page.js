@@ -226,7 +226,7 @@ function render(next) {
   if (state.over && state.goals) {
     $("goals").textContent = state.goals.error
       ? state.goals.error
-      : Object.entries(state.goals).map(([r, v]) => r + " " + v).join(", ");
+      : state.goals.map((g) => g.role + " " + g.goal).join(", ");
   }
   const facts = $("facts");
   facts.replaceChildren(...state.facts.map((f) => element("li", {}, f)));
