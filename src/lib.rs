@@ -23,7 +23,7 @@ pub mod ground;
 pub mod load;
 pub mod render;
 pub mod repl;
-pub mod serve;
 mod scc;
+pub mod serve;
 pub mod symbols;
 pub mod syntax;

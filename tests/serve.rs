@@ -416,7 +416,10 @@ fn bad_requests_are_refused_with_4xx_and_change_nothing() {
     assert_eq!(plain.0, 415);
     assert_eq!(served.get("/api/play").0, 405);
     assert_eq!(served.get("/favicon.ico").0, 404);
-    assert_eq!(served.request("DELETE", "/api/state", "text/plain", "").0, 405);
+    assert_eq!(
+        served.request("DELETE", "/api/state", "text/plain", "").0,
+        405
+    );
     assert_eq!(served.state(), before);
     assert_eq!(served.state()["revision"], revision);
 }
@@ -466,10 +469,7 @@ fn the_transcript_is_the_repls_and_loads_back() {
     let written = std::fs::read_to_string(&file).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(saved, written);
-    assert_eq!(
-        saved.lines().last(),
-        Some("play x=move(5, 4, 5, 5) o=noop")
-    );
+    assert_eq!(saved.lines().last(), Some("play x=move(5, 4, 5, 5) o=noop"));
 
     let fresh = serve(PAWNS, 9);
     let loaded = fresh.change("/api/transcript", json!({ "text": saved }));
@@ -550,10 +550,7 @@ fn a_kif_game_without_a_board_shows_its_facts() {
     let served = serve("tests/repl/count.kif", 1);
     let state = served.state();
     assert_eq!(state["cells"], json!([]));
-    assert_eq!(
-        strings(&state["facts"]),
-        ["(control a)", "(count 0)"]
-    );
+    assert_eq!(strings(&state["facts"]), ["(control a)", "(count 0)"]);
     assert!(state["svg"].as_str().unwrap().contains("(count 0)"));
     let next = served.change("/api/play", json!({ "moves": { "a": "(add 2)" } }));
     assert_eq!(strings(&next["facts"]), ["(control b)", "(count 2)"]);

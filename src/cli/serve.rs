@@ -65,8 +65,8 @@ pub fn run(args: Args) -> i32 {
     let mut game = Server::new(session);
     for mut request in server.incoming_requests() {
         let response = answer(&mut game, &mut request);
-        let mut reply = tiny_http::Response::from_string(response.body)
-            .with_status_code(response.status);
+        let mut reply =
+            tiny_http::Response::from_string(response.body).with_status_code(response.status);
         for (field, value) in [
             ("Content-Type", response.content_type),
             ("Cache-Control", "no-store"),
@@ -93,7 +93,11 @@ fn answer(game: &mut Server, request: &mut tiny_http::Request) -> Response {
         return too_large();
     }
     let mut body = Vec::new();
-    if let Err(e) = request.as_reader().take(MAX_BODY + 1).read_to_end(&mut body) {
+    if let Err(e) = request
+        .as_reader()
+        .take(MAX_BODY + 1)
+        .read_to_end(&mut body)
+    {
         return Response {
             status: 400,
             content_type: "application/json",

@@ -212,7 +212,11 @@ pub fn replay_text(
 }
 
 /// The header and steps of a transcript's text.
-fn parse<'t>(folder: Option<&Path>, file: &str, text: &'t str) -> Result<Parsed<'t>, TranscriptError> {
+fn parse<'t>(
+    folder: Option<&Path>,
+    file: &str,
+    text: &'t str,
+) -> Result<Parsed<'t>, TranscriptError> {
     let mut game: Option<PathBuf> = None;
     let mut syntax = None;
     let mut params = Vec::new();

@@ -121,7 +121,13 @@ impl Server {
         content_type: Option<&str>,
         body: &[u8],
     ) -> Result<Response, Refusal> {
-        const GETS: [&str; 5] = ["/", "/page.js", "/page.css", "/api/state", "/api/transcript"];
+        const GETS: [&str; 5] = [
+            "/",
+            "/page.js",
+            "/page.css",
+            "/api/state",
+            "/api/transcript",
+        ];
         const POSTS: [&str; 8] = [
             "/api/play",
             "/api/roll",
@@ -185,7 +191,9 @@ impl Server {
                 body.only(&["step", "revision", "moves"])?;
                 self.check_step(&body)?;
                 let items = self.moves(&body)?;
-                self.session.play_items(&items).map_err(|e| bad(e.describe(self.session.game())))?;
+                self.session
+                    .play_items(&items)
+                    .map_err(|e| bad(e.describe(self.session.game())))?;
             }
             "/api/roll" => {
                 body.only(&["step", "revision", "outcome"])?;
@@ -209,14 +217,12 @@ impl Server {
             "/api/transcript" => {
                 body.only(&["step", "revision", "text"])?;
                 self.check_step(&body)?;
-                let text = body.text("text")?.ok_or_else(|| bad("`text` (the transcript) is missing"))?;
-                let mut loaded = transcript::replay_text(
-                    "the transcript",
-                    text,
-                    None,
-                    Some(&self.game_file),
-                )
-                .map_err(|e| bad(e.to_string()))?;
+                let text = body
+                    .text("text")?
+                    .ok_or_else(|| bad("`text` (the transcript) is missing"))?;
+                let mut loaded =
+                    transcript::replay_text("the transcript", text, None, Some(&self.game_file))
+                        .map_err(|e| bad(e.to_string()))?;
                 std::mem::swap(&mut self.session, &mut loaded);
             }
             _ => return Err(not_found(path)),
@@ -267,7 +273,9 @@ impl Server {
                     role: Some(role.clone()),
                     text: one_line(text, "move")?.to_string(),
                 }),
-                _ => Err(bad(format!("the move of `{role}` is a text, such as \"noop\""))),
+                _ => Err(bad(format!(
+                    "the move of `{role}` is a text, such as \"noop\""
+                ))),
             })
             .collect()
     }
@@ -280,11 +288,15 @@ impl Server {
         let mut lines = Vec::new();
         if let Some(agents) = body.0.get("agents") {
             let Value::Object(agents) = agents else {
-                return Err(bad("`agents` is an object of ROLE: AGENT, such as {\"x\": \"mcts:500\"}"));
+                return Err(bad(
+                    "`agents` is an object of ROLE: AGENT, such as {\"x\": \"mcts:500\"}",
+                ));
             };
             for (role, spec) in agents {
                 let Value::String(spec) = spec else {
-                    return Err(bad(format!("the agent of `{role}` is a text, such as \"random\"")));
+                    return Err(bad(format!(
+                        "the agent of `{role}` is a text, such as \"random\""
+                    )));
                 };
                 let known = (0..game.role_count())
                     .any(|r| game.role_name(r) == *role && Some(r) != game.random_role());
@@ -300,7 +312,9 @@ impl Server {
                 }
                 let agent = Agent::parse(spec).map_err(|e| bad(e.to_string()))?;
                 if agent == Agent::Human {
-                    return Err(bad("an agent plays by itself: random, first, mcts, mcts:ITERATIONS or mcts:SECONDSs"));
+                    return Err(bad(
+                        "an agent plays by itself: random, first, mcts, mcts:ITERATIONS or mcts:SECONDSs",
+                    ));
                 }
                 if let Agent::Mcts(budget) = agent {
                     check_budget(budget)?;
@@ -403,9 +417,7 @@ impl Server {
                             scene::named_cells(game, b, &[game.move_term(r, mv)])
                         });
                         let mut entry = json!({ "text": game.show_move(r, mv), "cells": cells });
-                        if nature
-                            && let Some(w) = weights.iter().flatten().find(|w| w.0 == mv)
-                        {
+                        if nature && let Some(w) = weights.iter().flatten().find(|w| w.0 == mv) {
                             entry["probability"] =
                                 Value::String(view::fraction(u128::from(w.1), total));
                         }
@@ -435,7 +447,11 @@ impl Server {
             Value::Null
         };
         let last = session.last_move();
-        let facts: Vec<String> = game.facts(session.state()).iter().map(|&f| game.show(f)).collect();
+        let facts: Vec<String> = game
+            .facts(session.state())
+            .iter()
+            .map(|&f| game.show(f))
+            .collect();
         let cells: Vec<String> = board.map_or(Vec::new(), |b| {
             b.cells
                 .iter()
