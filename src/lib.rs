@@ -5,7 +5,8 @@
 //! [`load`] runs them in one call. [`agent`]: random, first, human and
 //! MCTS agents, games between them. Front ends: [`front`] (moves typed as
 //! text, positions as text), [`render`] (boards), [`repl`] (the
-//! session behind `tabula repl`) and `cli`. The library never prints; only
+//! session behind `tabula repl`), [`serve`] (the page and JSON API of
+//! `tabula serve`) and `cli`. The library never prints; only
 //! `cli` talks to a terminal. Leaves that every stage shares: [`symbols`]
 //! (interned names), [`diag`] (diagnostics and source positions), [`gdl`]
 //! (the reserved names of GDL) and `scc` (strongly connected components).
@@ -23,5 +24,6 @@ pub mod load;
 pub mod render;
 pub mod repl;
 mod scc;
+pub mod serve;
 pub mod symbols;
 pub mod syntax;

@@ -46,6 +46,7 @@ mod play;
 mod progress;
 mod render;
 mod repl;
+mod serve;
 
 use crate::diag::{self, Diagnostic};
 use crate::engine::EngineKind;
@@ -85,6 +86,8 @@ enum Command {
     Analyze(analyze::Args),
     /// Draw one position as an SVG picture.
     Render(render::Args),
+    /// Serve the game as a web page to step through and play.
+    Serve(serve::Args),
 }
 
 /// Options of every command that opens games.
@@ -150,6 +153,7 @@ pub fn main() -> i32 {
         Command::Match(args) => match_::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Render(args) => render::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 

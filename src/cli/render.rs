@@ -9,9 +9,7 @@
 //! without `-o`.
 
 use super::{EXIT_OK, EXIT_USAGE, GameArgs, open_game, start_state};
-use crate::engine::{Game, Machine, State};
-use crate::front::{choosing, engine_error, view};
-use crate::render::svg::{self, Frame};
+use crate::render::svg;
 use crate::repl::transcript;
 use std::path::PathBuf;
 
@@ -54,7 +52,7 @@ pub fn run(args: Args) -> i32 {
                 Ok(s) => s,
                 Err(code) => return code,
             };
-            draw(game, &state, None, 0)
+            svg::position(game, &state, None, 0, false)
         }
     };
     match &args.output {
@@ -76,7 +74,7 @@ pub fn run(args: Args) -> i32 {
 fn from_transcript(args: &Args, path: &std::path::Path) -> Result<String, String> {
     let mut session = transcript::replay(path).map_err(|e| e.to_string())?;
     let named = &session.origin().path;
-    if !same_file(named, &args.game.file) {
+    if !transcript::same_file(named, &args.game.file) {
         return Err(format!(
             "the transcript is of {}, not {}",
             named.display(),
@@ -96,60 +94,11 @@ fn from_transcript(args: &Args, path: &std::path::Path) -> Result<String, String
         }
     }
     let last = session.last_move().map(<[u32]>::to_vec);
-    Ok(draw(
+    Ok(svg::position(
         session.game(),
         session.state(),
         last.as_deref(),
         session.step(),
+        false,
     ))
-}
-
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    }
-}
-
-/// The SVG of a state, with the last joint move (if any) outlined and
-/// named in the caption, and whose turn it is.
-fn draw(game: &Game, state: &State, last: Option<&[u32]>, step: usize) -> String {
-    let mut machine = game.machine();
-    machine.set_state(state);
-    let mut caption = vec![format!("step {step}: {}", turn(&mut machine))];
-    let mut frame = Frame::default();
-    if let Some(joint) = last {
-        caption.push(format!("last step: {}", view::joint(game, joint)));
-        frame.last_move = joint
-            .iter()
-            .enumerate()
-            .map(|(r, &m)| game.move_term(r, m))
-            .collect();
-    }
-    frame.caption = caption;
-    svg::state(game, state, &frame)
-}
-
-/// Whose turn it is, in a few words: the goals at the end, the roles that
-/// choose and nature's throw, or the one joint move there is.
-fn turn(m: &mut Machine) -> String {
-    let game = m.game();
-    if m.is_terminal() {
-        return format!("game over; {}", view::goals(m).trim_end());
-    }
-    if let Err(e) = m.check_playable() {
-        return format!("error: {}", engine_error(game, &e));
-    }
-    let mut who: Vec<String> = choosing(m)
-        .iter()
-        .map(|&r| format!("{} to move", game.role_name(r)))
-        .collect();
-    if let Some(r) = game.random_role().filter(|&r| m.legal(r).len() > 1) {
-        who.push(format!("{} throws", game.role_name(r)));
-    }
-    if who.is_empty() {
-        let only: Vec<u32> = (0..game.role_count()).map(|r| m.legal(r)[0]).collect();
-        return format!("the one joint move is {}", view::joint(game, &only));
-    }
-    who.join(", ")
 }

@@ -194,47 +194,68 @@ pub fn crossed(style: MarkStyle) -> bool {
     style.style == RegionStyle::Marked
 }
 
-/// The cells a joint move names: every cell of the view that is one of the
-/// moves' terms or a part of one; when there is none, every cell whose
-/// name's two arguments are two neighbouring arguments of one
-/// (`move(4, 4, 4, 5)` names `sq(4, 4)` and `sq(4, 5)`).
+/// The cells a joint move names, in the order the moves name them: every
+/// cell of the view that is one of the moves' terms or a part of one; when
+/// there is none, every cell whose name's two arguments are two neighbouring
+/// arguments of one, read from the left without overlap (`move(4, 4, 4, 5)`
+/// names `sq(4, 4)` then `sq(4, 5)`, not `sq(4, 4)`).
 pub fn named_cells(game: &Game, view: &BoardView, moves: &[TermId]) -> Vec<usize> {
-    let mut ids: Vec<TermId> = Vec::new();
-    let mut pairs: Vec<(TermId, TermId)> = Vec::new();
-    let mut stack: Vec<TermId> = moves.to_vec();
-    while let Some(t) = stack.pop() {
-        if ids.contains(&t) {
-            continue;
-        }
-        ids.push(t);
-        if let GTerm::App(_, args) = game.terms.term(t) {
-            stack.extend(args.iter().copied());
-            pairs.extend(args.windows(2).map(|w| (w[0], w[1])));
-        }
-    }
-    let by_pair = |name: &Term| match &name.kind {
-        TermKind::App(_, args) if args.len() == 2 => {
-            match (game.term_id(&args[0]), game.term_id(&args[1])) {
-                (Some(a), Some(b)) => pairs.contains(&(a, b)),
-                _ => false,
-            }
-        }
-        _ => false,
-    };
-    let named: Vec<usize> = view
+    let cell_of: HashMap<TermId, usize> = view
         .cells
         .iter()
         .enumerate()
-        .filter(|(_, c)| game.term_id(&c.name).is_some_and(|id| ids.contains(&id)))
-        .map(|(i, _)| i)
+        .filter_map(|(i, c)| game.term_id(&c.name).map(|id| (id, i)))
         .collect();
+    let mut named: Vec<usize> = Vec::new();
+    let add = |named: &mut Vec<usize>, i: usize| {
+        if !named.contains(&i) {
+            named.push(i);
+        }
+    };
+    // The moves' terms and their parts, each argument list left to right.
+    let mut terms: Vec<TermId> = Vec::new();
+    let mut stack: Vec<TermId> = moves.iter().rev().copied().collect();
+    while let Some(t) = stack.pop() {
+        if terms.contains(&t) {
+            continue;
+        }
+        terms.push(t);
+        if let GTerm::App(_, args) = game.terms.term(t) {
+            stack.extend(args.iter().rev().copied());
+        }
+    }
+    for t in &terms {
+        if let Some(&i) = cell_of.get(t) {
+            add(&mut named, i);
+        }
+    }
     if !named.is_empty() {
         return named;
     }
-    view.cells
+    let by_pair: HashMap<(TermId, TermId), usize> = view
+        .cells
         .iter()
         .enumerate()
-        .filter(|(_, c)| by_pair(&c.name))
-        .map(|(i, _)| i)
-        .collect()
+        .filter_map(|(i, c)| match &c.name.kind {
+            TermKind::App(_, args) if args.len() == 2 => {
+                Some(((game.term_id(&args[0])?, game.term_id(&args[1])?), i))
+            }
+            _ => None,
+        })
+        .collect();
+    for t in &terms {
+        if let GTerm::App(_, args) = game.terms.term(*t) {
+            let mut k = 0;
+            while k + 1 < args.len() {
+                match by_pair.get(&(args[k], args[k + 1])) {
+                    Some(&i) => {
+                        add(&mut named, i);
+                        k += 2;
+                    }
+                    None => k += 1,
+                }
+            }
+        }
+    }
+    named
 }

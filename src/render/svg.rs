@@ -12,7 +12,8 @@
 //! so golden files can pin it; every text is escaped.
 
 use super::scene::{self, Piece, Scene};
-use crate::engine::{Game, State};
+use crate::engine::{Game, Machine, State};
+use crate::front::{choosing, engine_error, view};
 use crate::ground::TermId;
 use crate::syntax::{BoardView, CellView, Colour, MarkStyle, RegionStyle, Sym};
 use std::fmt::Write;
@@ -41,6 +42,10 @@ pub struct Frame {
     pub last_move: Vec<TermId>,
     /// Lines under the board: the step, the last move, whose turn.
     pub caption: Vec<String>,
+    /// Whether each cell gets a transparent area on top for a page to click
+    /// (`class="cell"`), naming its index in the view (`data-cell`), the
+    /// cell (`data-name`) and the glyphs standing on it (`data-pieces`).
+    pub clickable: bool,
 }
 
 /// The state as an SVG document.
@@ -63,6 +68,59 @@ pub fn state(game: &Game, state: &State, frame: &Frame) -> String {
         }
     }
     page.finish(game.meta.title.as_deref())
+}
+
+/// The SVG of a position after `step` steps, with the last joint move (if
+/// any) outlined and named in the caption, and whose turn it is; with
+/// `clickable` its cells can be clicked on a page (see [`Frame`]).
+pub fn position(
+    game: &Game,
+    state: &State,
+    last: Option<&[u32]>,
+    step: usize,
+    clickable: bool,
+) -> String {
+    let mut machine = game.machine();
+    machine.set_state(state);
+    let mut caption = vec![format!("step {step}: {}", turn(&mut machine))];
+    let mut frame = Frame {
+        clickable,
+        ..Frame::default()
+    };
+    if let Some(joint) = last {
+        caption.push(format!("last step: {}", view::joint(game, joint)));
+        frame.last_move = joint
+            .iter()
+            .enumerate()
+            .map(|(r, &m)| game.move_term(r, m))
+            .collect();
+    }
+    frame.caption = caption;
+    self::state(game, state, &frame)
+}
+
+/// Whose turn it is, in a few words: the goals at the end, the roles that
+/// choose and nature's throw, or the one joint move there is.
+fn turn(m: &mut Machine) -> String {
+    let game = m.game();
+    if m.is_terminal() {
+        return format!("game over; {}", view::goals(m).trim_end());
+    }
+    if let Err(e) = m.check_playable() {
+        return format!("error: {}", engine_error(game, &e));
+    }
+    let mut who: Vec<String> = choosing(m)
+        .iter()
+        .map(|&r| format!("{} to move", game.role_name(r)))
+        .collect();
+    if let Some(r) = game.random_role().filter(|&r| m.legal(r).len() > 1) {
+        who.push(format!("{} throws", game.role_name(r)));
+    }
+    if who.is_empty() {
+        let only: Vec<u32> = (0..game.role_count()).map(|r| m.legal(r)[0]).collect();
+        return format!("the one joint move is {}", view::joint(game, &only));
+    }
+    who.join(", ")
 }
 
 /// An SVG body being laid out from the top down.
@@ -160,8 +218,28 @@ impl Page {
             let (x, y) = (left + cell.col * CELL, top + cell.row * CELL);
             self.pieces(x, y, CELL, pieces);
         }
+        if frame.clickable {
+            self.hit_areas(game, view, scene, left, top);
+        }
         self.width = self.width.max(left + view.width * CELL);
         self.y = top + view.height * CELL + MARGIN / 2;
+    }
+
+    /// A transparent square over each cell, on top of its pieces, that
+    /// names the cell and what stands on it.
+    fn hit_areas(&mut self, game: &Game, view: &BoardView, scene: &Scene, left: u32, top: u32) {
+        for (i, (cell, pieces)) in view.cells.iter().zip(&scene.cells).enumerate() {
+            let (x, y) = (left + cell.col * CELL, top + cell.row * CELL);
+            let name = escape(&super::show_pattern(game, &cell.name, &[]));
+            let glyphs: Vec<&str> = pieces.iter().map(|p| p.glyph.as_str()).collect();
+            let glyphs = escape(&glyphs.join(" "));
+            let _ = writeln!(
+                self.body,
+                "<rect class=\"cell\" data-cell=\"{i}\" data-name=\"{name}\" \
+                 data-pieces=\"{glyphs}\" x=\"{x}\" y=\"{y}\" width=\"{CELL}\" \
+                 height=\"{CELL}\" fill=\"transparent\"><title>{name} {glyphs}</title></rect>"
+            );
+        }
     }
 
     /// Column numbers above the board and row numbers left of it, where the

@@ -27,6 +27,37 @@ fn ci95(s: &MoveStat) -> f64 {
     100.0 * 1.96 * (p * (1.0 - p) / n).sqrt()
 }
 
+/// What `hint` found: the search and, for each role to move, its moves.
+#[derive(Clone, Debug)]
+pub struct Hint {
+    /// The search, as an agent (`mcts:1000`).
+    pub search: Agent,
+    pub iterations: u64,
+    pub roles: Vec<RoleHint>,
+}
+
+/// One role's moves as `hint` found them, best first.
+#[derive(Clone, Debug)]
+pub struct RoleHint {
+    pub role: usize,
+    pub moves: Vec<HintMove>,
+    /// The numbers of the best two moves when each is within the other's
+    /// 95% confidence interval (a longer search may tell them apart).
+    pub close: Option<(usize, usize)>,
+}
+
+/// A move with what the search found of it.
+#[derive(Clone, Debug)]
+pub struct HintMove {
+    /// Its place in the role's list of legal moves, from 1.
+    pub number: usize,
+    pub text: String,
+    pub visits: u64,
+    pub mean: f64,
+    /// The half-width of its conservative 95% confidence interval.
+    pub ci95: f64,
+}
+
 impl Session {
     /// `hint [ITERATIONS|SECONDSs]`: every legal move of each role to move,
     /// with its visits and mean goal (± its 95% confidence interval), best
@@ -44,6 +75,31 @@ impl Session {
                 }
             },
         };
+        let Some(hint) = self.hint_search(budget)? else {
+            return Ok("nobody has a choice here\n".into());
+        };
+        let mut out = format!("{}, {} iterations\n", hint.search, hint.iterations);
+        for r in &hint.roles {
+            out.push_str(&format!("{}:\n", self.game.role_name(r.role)));
+            for s in &r.moves {
+                out.push_str(&format!(
+                    "  {:>3}. {:<24} visits {:>6}  mean goal {:>5.1} ± {:.1}\n",
+                    s.number, s.text, s.visits, s.mean, s.ci95
+                ));
+            }
+            if let Some((a, b)) = r.close {
+                out.push_str(&format!(
+                    "  moves {a} and {b} are within each other's 95% confidence interval: a longer search (`hint 5000`, `hint 5s`) may tell them apart\n"
+                ));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The search behind `hint`, from the current state; `None` when no
+    /// role has a choice. Its seed comes from the session's seed and step,
+    /// so it draws nothing from the session's generator.
+    pub fn hint_search(&mut self, budget: Budget) -> Result<Option<Hint>, CommandError> {
         let m = self.machine();
         if m.is_terminal() {
             return Err(CommandError::NoMoves);
@@ -51,7 +107,7 @@ impl Session {
         m.check_playable()?;
         let roles = choosing(&m);
         if roles.is_empty() {
-            return Ok("nobody has a choice here\n".into());
+            return Ok(None);
         }
         let seed = self.seed ^ (self.cursor as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let search = Search::new(budget, 1, seed);
@@ -64,32 +120,41 @@ impl Session {
         let found = search.run_watched(&self.game, self.state(), &watch);
         watch(1.0);
         let found = found?;
-        let spec = Agent::Mcts(budget);
-        let mut out = format!("{spec}, {} iterations\n", found.iterations);
-        for r in roles {
-            out.push_str(&format!("{}:\n", self.game.role_name(r)));
-            let number = |s: &MoveStat| m.legal(r).iter().position(|&l| l == s.mv).unwrap_or(0) + 1;
-            for s in &found.moves[r] {
-                out.push_str(&format!(
-                    "  {:>3}. {:<24} visits {:>6}  mean goal {:>5.1} ± {:.1}\n",
-                    number(s),
-                    self.game.show_move(r, s.mv),
-                    s.visits,
-                    s.mean,
-                    ci95(s)
-                ));
-            }
-            if let [best, second, ..] = &found.moves[r][..]
-                && (best.mean - second.mean).abs() <= ci95(best) + ci95(second)
-            {
-                out.push_str(&format!(
-                    "  moves {} and {} are within each other's 95% confidence interval: a longer search (`hint 5000`, `hint 5s`) may tell them apart\n",
-                    number(best),
-                    number(second)
-                ));
-            }
-        }
-        Ok(out)
+        let roles = roles
+            .into_iter()
+            .map(|r| {
+                let number =
+                    |s: &MoveStat| m.legal(r).iter().position(|&l| l == s.mv).unwrap_or(0) + 1;
+                let close = match &found.moves[r][..] {
+                    [best, second, ..]
+                        if (best.mean - second.mean).abs() <= ci95(best) + ci95(second) =>
+                    {
+                        Some((number(best), number(second)))
+                    }
+                    _ => None,
+                };
+                let moves = found.moves[r]
+                    .iter()
+                    .map(|s| HintMove {
+                        number: number(s),
+                        text: self.game.show_move(r, s.mv),
+                        visits: s.visits,
+                        mean: s.mean,
+                        ci95: ci95(s),
+                    })
+                    .collect();
+                RoleHint {
+                    role: r,
+                    moves,
+                    close,
+                }
+            })
+            .collect();
+        Ok(Some(Hint {
+            search: Agent::Mcts(budget),
+            iterations: found.iterations,
+            roles,
+        }))
     }
 
     /// `agent ROLE SPEC`, or `agent` alone for the list.

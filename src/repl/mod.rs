@@ -8,7 +8,7 @@
 //! seed and the same commands give the same session. Nothing here prints:
 //! `cli::repl` is one front end (rustyline or a pipe), tests are another.
 
-mod agents;
+pub mod agents;
 mod commands;
 pub mod complete;
 pub mod error;
@@ -166,7 +166,8 @@ impl Session {
         }
     }
 
-    fn machine(&self) -> Machine<'_> {
+    /// A machine with the current state loaded.
+    pub fn machine(&self) -> Machine<'_> {
         let mut m = self.game.machine();
         m.set_state(self.state());
         m
@@ -214,6 +215,23 @@ impl Session {
         }
     }
 
+    /// Runs one command line for a front end that shows errors its own way
+    /// (the web page of `tabula serve`): the command's text, or its error in
+    /// words. A command that fails changes nothing, as in [`Session::execute`].
+    pub fn command(&mut self, line: &str) -> Result<String, String> {
+        self.run(line).map_err(|e| e.describe(&self.game))
+    }
+
+    /// Whether `redo` has undone steps to make again.
+    pub fn can_redo(&self) -> bool {
+        self.history.len() > self.cursor
+    }
+
+    /// The agent `auto` plays each role with, by role.
+    pub fn agents(&self) -> &[Agent] {
+        &self.agents
+    }
+
     /// Runs one command line (not `quit`, which only a front end obeys):
     /// a command of [`COMMANDS`], else moves to play.
     fn run(&mut self, line: &str) -> Res {
@@ -253,12 +271,18 @@ impl Session {
     }
 
     fn play(&mut self, args: &str) -> Res {
-        let items = parse::items(args);
+        self.play_items(&parse::items(args))
+    }
+
+    /// Plays the moves of a `play` line given as items (`ROLE=MOVE` or a
+    /// move for the next choosing role): roles with one legal move play it,
+    /// nature throws with the session's generator unless given an outcome.
+    pub fn play_items(&mut self, items: &[Item]) -> Res {
         let state = self.state().clone();
         let joint = {
             let mut m = self.game.machine();
             m.set_state(&state);
-            joint::joint(&mut m, &items, false, &mut self.rng)?
+            joint::joint(&mut m, items, false, &mut self.rng)?
         };
         self.apply(joint)
     }

@@ -63,6 +63,13 @@ pub enum TranscriptError {
         game: String,
         tried: Vec<String>,
     },
+    /// A transcript of another game than the one asked for.
+    #[error("{file} is a transcript of {named}, not of {expected}")]
+    OtherGame {
+        file: String,
+        named: String,
+        expected: String,
+    },
     #[error("{file}: cannot open its game: {error}")]
     Open { file: String, error: OpenError },
     /// A step the game refuses now (it changed since the transcript).
@@ -175,7 +182,30 @@ pub fn replay(path: &Path) -> Result<Session, TranscriptError> {
         let offset = e.utf8_error().valid_up_to();
         read_error(format!("not UTF-8 text (invalid byte at offset {offset})"))
     })?;
-    let parsed = parse(path, &file, &text)?;
+    replay_text(&file, &text, path.parent(), None)
+}
+
+/// Replays a transcript's text into a new session. `file` names it in
+/// errors; a relative game path is looked up in `folder` (the transcript's),
+/// then from the current folder. With `only`, a transcript whose game is another file is
+/// refused before anything is opened.
+pub fn replay_text(
+    file: &str,
+    text: &str,
+    folder: Option<&Path>,
+    only: Option<&Path>,
+) -> Result<Session, TranscriptError> {
+    let file = file.to_string();
+    let parsed = parse(folder, &file, text)?;
+    if let Some(expected) = only
+        && !same_file(&parsed.origin.path, expected)
+    {
+        return Err(TranscriptError::OtherGame {
+            file,
+            named: parsed.origin.path.display().to_string(),
+            expected: expected.display().to_string(),
+        });
+    }
     let mut session =
         Session::open(parsed.origin, parsed.seed).map_err(|error| TranscriptError::Open {
             file: file.clone(),
@@ -195,7 +225,11 @@ pub fn replay(path: &Path) -> Result<Session, TranscriptError> {
 }
 
 /// The header and steps of a transcript's text.
-fn parse<'t>(path: &Path, file: &str, text: &'t str) -> Result<Parsed<'t>, TranscriptError> {
+fn parse<'t>(
+    folder: Option<&Path>,
+    file: &str,
+    text: &'t str,
+) -> Result<Parsed<'t>, TranscriptError> {
     let mut game: Option<PathBuf> = None;
     let mut syntax = None;
     let mut params = Vec::new();
@@ -251,7 +285,7 @@ fn parse<'t>(path: &Path, file: &str, text: &'t str) -> Result<Parsed<'t>, Trans
         let file = file.to_string();
         return Err(TranscriptError::NoGame { file });
     };
-    let tried = places(path, &game);
+    let tried = places(folder, &game);
     let Some(found) = tried.iter().find(|p| p.is_file()) else {
         return Err(TranscriptError::GameMissing {
             file: file.to_string(),
@@ -271,15 +305,24 @@ fn parse<'t>(path: &Path, file: &str, text: &'t str) -> Result<Parsed<'t>, Trans
     })
 }
 
+/// Whether two paths name the same file (the same path when either cannot
+/// be resolved).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
 /// Where a transcript's game path may point, in the order tried: an
-/// absolute path is itself; a relative one is taken beside the transcript,
-/// then from the current folder.
-fn places(transcript: &Path, game: &Path) -> Vec<PathBuf> {
+/// absolute path is itself; a relative one is taken beside the transcript
+/// (in `folder`), then from the current folder.
+fn places(folder: Option<&Path>, game: &Path) -> Vec<PathBuf> {
     if game.is_absolute() {
         return vec![game.to_path_buf()];
     }
     let mut out = Vec::new();
-    if let Some(dir) = transcript.parent().filter(|d| !d.as_os_str().is_empty()) {
+    if let Some(dir) = folder.filter(|d| !d.as_os_str().is_empty()) {
         out.push(dir.join(game));
     }
     out.push(game.to_path_buf());
