@@ -8,7 +8,11 @@
 //! [`RandomPlay`] and the per-role [`Tally`]s of self-play; progress goes
 //! to callbacks (the library prints nothing). Holds: the same seed and
 //! counts give the same figures (except the times); a playout step
-//! allocates nothing.
+//! allocates nothing. Random playout `i` draws from its own generator,
+//! seeded by [`playout_seed`]`(seed, i)`, and self-play game `g` uses seed
+//! `seed + g`: a run split into ranges of playouts and games (threads,
+//! machines) and merged in order ([`RandomPlay::merge`], [`Tally::merge`])
+//! gives the figures of the whole run.
 
 use super::tally::{Result3, Tally, result};
 use super::{Agent, Budget, duel, players};
@@ -42,6 +46,31 @@ pub struct RandomPlay {
 }
 
 impl RandomPlay {
+    /// Adds the figures of the playouts that follow these (the next range
+    /// of playout indices); the seconds add up.
+    pub fn merge(&mut self, other: &RandomPlay) {
+        self.playouts += other.playouts;
+        self.seconds += other.seconds;
+        self.steps += other.steps;
+        self.lengths.extend_from_slice(&other.lengths);
+        self.unfinished += other.unfinished;
+        self.draws += other.draws;
+        if self.goal_sums.len() < other.goal_sums.len() {
+            self.goal_sums.resize(other.goal_sums.len(), 0.0);
+        }
+        for (sum, add) in self.goal_sums.iter_mut().zip(&other.goal_sums) {
+            *sum += add;
+        }
+        if self.branching.len() < other.branching.len() {
+            self.branching.resize(other.branching.len(), (0.0, 0));
+        }
+        for (b, add) in self.branching.iter_mut().zip(&other.branching) {
+            b.0 += add.0;
+            b.1 += add.1;
+        }
+        self.decisions += other.decisions;
+    }
+
     pub fn mean_goals(&self) -> Vec<f64> {
         let n = self.lengths.len().max(1) as f64;
         self.goal_sums.iter().map(|g| g / n).collect()
@@ -70,16 +99,32 @@ pub struct PlayoutLimit {
     pub deadline: Option<Instant>,
 }
 
+/// The seed of random playout `index` of a run seeded with `seed`.
+pub fn playout_seed(seed: u64, index: u64) -> u64 {
+    // Scrambled, so that no two playouts' seeds differ by a small step: the
+    // generator's `seed_from_u64` walks a SplitMix64 sequence, and seeds a
+    // step of it apart would give overlapping streams.
+    mix(seed ^ mix(index))
+}
+
+/// The SplitMix64 finaliser: a bijection of `u64` that spreads every bit.
+fn mix(x: u64) -> u64 {
+    let x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
 /// Runs random games of at most `max_steps` joint moves as `limit` says,
-/// calling `on_playout` with the number done after each.
+/// the first of them playout number `first` of the run, calling
+/// `on_playout` with the number done after each.
 pub fn random_play(
     game: &Game,
+    first: u64,
     limit: PlayoutLimit,
     seed: u64,
     max_steps: u32,
     mut on_playout: impl FnMut(u64),
 ) -> Result<RandomPlay, EngineError> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut m = game.machine();
     let start = game.initial();
     let (mut state, mut next) = (start.clone(), start.clone());
@@ -94,6 +139,8 @@ pub fn random_play(
         if done > 0 && limit.deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
+        let index = first.wrapping_add(done);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(playout_seed(seed, index));
         state.clone_from(&start);
         m.set_state(&state);
         let mut depth = 0u32;
@@ -136,6 +183,50 @@ pub fn random_play(
     }
     out.seconds = started.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// `count` random playouts (the run's first ones) spread over `threads`
+/// threads, each playing a range of them: the figures do not depend on
+/// the number of threads, except the seconds, which are the wall-clock
+/// time of the whole.
+pub fn random_play_threads(
+    game: &Game,
+    count: u64,
+    seed: u64,
+    max_steps: u32,
+    threads: usize,
+) -> Result<RandomPlay, EngineError> {
+    let started = Instant::now();
+    let threads = (threads.max(1) as u64).min(count.max(1));
+    let ranges: Vec<(u64, u64)> = (0..threads)
+        .map(|t| (count * t / threads, count * (t + 1) / threads))
+        .collect();
+    let play = |&(first, end): &(u64, u64)| {
+        let limit = PlayoutLimit {
+            count: end - first,
+            deadline: None,
+        };
+        random_play(game, first, limit, seed, max_steps, |_| {})
+    };
+    let parts: Vec<Result<RandomPlay, EngineError>> = match &ranges[..] {
+        [one] => vec![play(one)],
+        _ => std::thread::scope(|scope| {
+            let handles: Vec<_> = ranges
+                .iter()
+                .map(|r| scope.spawn(move || play(r)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a playout thread panicked"))
+                .collect()
+        }),
+    };
+    let mut whole = RandomPlay::default();
+    for part in parts {
+        whole.merge(&part?);
+    }
+    whole.seconds = started.elapsed().as_secs_f64();
+    Ok(whole)
 }
 
 /// `games` games of `mcts:iterations` against itself in every seat; the
