@@ -19,6 +19,8 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::time::Duration;
 use tabula::agent::mcts::Search;
 use tabula::agent::survey::{self, PlayoutLimit, RandomPlay};
@@ -521,6 +523,43 @@ impl Game {
         Ok(list)
     }
 
+    /// Whether, in `playouts` random playouts of at most `max_steps` joint
+    /// moves, some state gives two players a choice (more than one legal
+    /// move) at once: OpenSpiel's simultaneous games.
+    fn players_choose_at_once(
+        &self,
+        py: Python<'_>,
+        playouts: u32,
+        seed: u64,
+        max_steps: u32,
+    ) -> PyResult<bool> {
+        let shared = Arc::clone(&self.shared);
+        py.detach(|| {
+            let g = &shared.game;
+            let mut m = g.machine();
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            for _ in 0..playouts {
+                m.set_state(&g.initial());
+                for _ in 0..max_steps {
+                    if m.is_terminal() {
+                        break;
+                    }
+                    let choosing = (shared.players.iter())
+                        .filter(|&&r| m.legal(r).len() > 1)
+                        .count();
+                    if choosing > 1 {
+                        return Ok(true);
+                    }
+                    let joint = m.random_joint(&mut rng)?;
+                    let next = m.next(&joint)?;
+                    m.set_state(&next);
+                }
+            }
+            Ok(false)
+        })
+        .map_err(|e: EngineError| shared.engine_error(py, &e))
+    }
+
     /// Random playouts `first .. first + count` of a run seeded with
     /// `seed`, as the parts of a distributed analysis exchange them.
     fn _random_play<'py>(
@@ -611,6 +650,15 @@ impl Game {
             &self_play,
             iterations,
         ))
+    }
+
+    /// A game is immutable: a copy is the game itself.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
     }
 
     fn __repr__(&self) -> String {
@@ -835,9 +883,10 @@ impl State {
     /// The state as a bool array over `Game.base_facts`.
     fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let g = &self.shared.game;
-        let held = g.facts(&self.state);
+        // The true facts come in the order of the possible ones: one walk.
+        let mut held = g.facts(&self.state).into_iter().peekable();
         let flags: Vec<u8> = (g.possible_facts().iter())
-            .map(|t| u8::from(held.contains(t)))
+            .map(|t| u8::from(held.next_if_eq(t).is_some()))
             .collect();
         bool_array(py, &flags)
     }
@@ -848,6 +897,15 @@ impl State {
         Game {
             shared: Arc::clone(&self.shared),
         }
+    }
+
+    /// States are immutable: a copy is the state itself.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

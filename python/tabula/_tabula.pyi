@@ -103,6 +103,8 @@ class Game:
         """
     def perft(self, depth: int) -> list[dict[str, int]]:
         """``tabula perft``: per depth 0..depth, its leaves and distinct states."""
+    def players_choose_at_once(self, playouts: int, seed: int, max_steps: int) -> bool:
+        """Whether random playouts meet a state where two players have a choice at once."""
     def _random_play(
         self, first: int, count: int, seed: int, max_steps: int
     ) -> dict[str, Any]: ...
