@@ -107,7 +107,7 @@ def test_mcts_beats_random_at_tic_tac_toe():
 
 
 def test_mcts_beats_random_in_the_pawn_race():
-    game = load_game(GAMES / "pawn_whopping.rules")
+    game = load_game(GAMES / "pawn_whopping.rules", params={"size": 6})
     wins, losses = mcts_against_random(game, 4, 100)
     assert wins >= 3 and wins > losses, (wins, losses)
 
