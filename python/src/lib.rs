@@ -16,11 +16,11 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
 use std::time::Duration;
 use tabula::agent::mcts::Search;
 use tabula::agent::survey::{self, PlayoutLimit, RandomPlay};
@@ -438,7 +438,8 @@ impl Game {
 
     /// The state whose facts are the true entries of a bool array in the
     /// order of `base_facts` (the inverse of `State.to_numpy`).
-    fn from_numpy(&self, py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<State> {
+    #[pyo3(name = "from_numpy")]
+    fn state_from_numpy(&self, py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<State> {
         let g = &self.shared.game;
         let flags: Vec<bool> = array.call_method0("tolist")?.extract()?;
         let base = g.possible_facts();
