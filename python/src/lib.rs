@@ -464,7 +464,7 @@ impl Game {
     }
 
     /// `n` random playouts from the initial state over `threads` threads
-    /// (the figures do not depend on the thread count; playout i draws
+    /// (at most 256; the figures do not depend on the thread count; playout i draws
     /// from a generator seeded by (seed, i), as in `tabula analyze`).
     /// Returns a dict: playouts, unfinished, draws, mean_length, mean_goals
     /// (per player), seconds, playouts_per_second.
@@ -972,6 +972,12 @@ fn mcts(
         }
         (None, None) => Budget::Iterations(tabula::agent::DEFAULT_ITERATIONS),
     };
+    if !(1..=survey::MAX_THREADS).contains(&threads) {
+        return Err(plain_error(
+            py,
+            format!("threads must be 1 to {}", survey::MAX_THREADS),
+        ));
+    }
     let r = state.shared.role_index(py, role)?;
     if state.view().terminal {
         return Err(plain_error(

@@ -185,8 +185,11 @@ pub fn random_play(
     Ok(out)
 }
 
+/// The most threads [`random_play_threads`] starts.
+pub const MAX_THREADS: usize = 256;
+
 /// `count` random playouts (the run's first ones) spread over `threads`
-/// threads, each playing a range of them: the figures do not depend on
+/// threads (at most [`MAX_THREADS`]), each playing a range of them: the figures do not depend on
 /// the number of threads, except the seconds, which are the wall-clock
 /// time of the whole.
 pub fn random_play_threads(
@@ -197,10 +200,10 @@ pub fn random_play_threads(
     threads: usize,
 ) -> Result<RandomPlay, EngineError> {
     let started = Instant::now();
-    let threads = (threads.max(1) as u64).min(count.max(1));
-    let ranges: Vec<(u64, u64)> = (0..threads)
-        .map(|t| (count * t / threads, count * (t + 1) / threads))
-        .collect();
+    let threads = (threads.clamp(1, MAX_THREADS) as u64).min(count.max(1));
+    // Range t is count * t / threads onwards, computed without overflow.
+    let bound = |t: u64| (u128::from(count) * u128::from(t) / u128::from(threads)) as u64;
+    let ranges: Vec<(u64, u64)> = (0..threads).map(|t| (bound(t), bound(t + 1))).collect();
     let play = |&(first, end): &(u64, u64)| {
         let limit = PlayoutLimit {
             count: end - first,
@@ -260,4 +263,54 @@ pub fn self_play(
         }
     }
     Ok(tallies)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::open_str;
+    use crate::syntax::Syntax;
+
+    /// A die thrown until it shows 6: lengths vary from playout to playout.
+    const UNTIL_SIX: &str = "roles p, random.
+        init count(0).
+        legal(p, wait).
+        legal(random, face(F)) :- face_value(F).
+        face_value(1..6).
+        next count(D) :- true count(C), does(random, face(F)), F < 6, D = C + 1, D =< 20.
+        next six :- does(random, face(6)).
+        terminal :- true six.
+        terminal :- true count(20).
+        goal(p, 100) :- true six.
+        goal(p, 0) :- not true six.";
+
+    fn without_time(mut r: RandomPlay) -> RandomPlay {
+        r.seconds = 0.0;
+        r
+    }
+
+    #[test]
+    fn a_run_split_over_threads_gives_the_figures_of_one_thread() {
+        let Ok(loaded) = open_str("six.rules", UNTIL_SIX, Syntax::Rules) else {
+            panic!("the test game does not load");
+        };
+        let game = &loaded.game;
+        let one = random_play_threads(game, 50, 7, 100, 1).unwrap();
+        let three = random_play_threads(game, 50, 7, 100, 3).unwrap();
+        assert_eq!(
+            format!("{:?}", without_time(one.clone())),
+            format!("{:?}", without_time(three))
+        );
+        assert_eq!(one.playouts, 50);
+        assert!(one.lengths.iter().any(|&l| l != one.lengths[0]));
+        // Playouts 20..50 alone are the tail of the whole run.
+        let limit = PlayoutLimit {
+            count: 30,
+            deadline: None,
+        };
+        let tail = random_play(game, 20, limit, 7, 100, |_| {}).unwrap();
+        assert_eq!(tail.lengths, one.lengths[20..]);
+        let other_seed = random_play_threads(game, 50, 8, 100, 1).unwrap();
+        assert_ne!(other_seed.lengths, one.lengths);
+    }
 }
