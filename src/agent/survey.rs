@@ -8,7 +8,11 @@
 //! [`RandomPlay`] and the per-role [`Tally`]s of self-play; progress goes
 //! to callbacks (the library prints nothing). Holds: the same seed and
 //! counts give the same figures (except the times); a playout step
-//! allocates nothing.
+//! allocates nothing. Random playout `i` draws from its own generator,
+//! seeded by [`playout_seed`]`(seed, i)`, and self-play game `g` uses seed
+//! `seed + g`: a run split into ranges of playouts and games (threads,
+//! machines) and merged in order ([`RandomPlay::merge`], [`Tally::merge`])
+//! gives the figures of the whole run.
 
 use super::tally::{Result3, Tally, result};
 use super::{Agent, Budget, duel, players};
@@ -42,6 +46,31 @@ pub struct RandomPlay {
 }
 
 impl RandomPlay {
+    /// Adds the figures of the playouts that follow these (the next range
+    /// of playout indices); the seconds add up.
+    pub fn merge(&mut self, other: &RandomPlay) {
+        self.playouts += other.playouts;
+        self.seconds += other.seconds;
+        self.steps += other.steps;
+        self.lengths.extend_from_slice(&other.lengths);
+        self.unfinished += other.unfinished;
+        self.draws += other.draws;
+        if self.goal_sums.len() < other.goal_sums.len() {
+            self.goal_sums.resize(other.goal_sums.len(), 0.0);
+        }
+        for (sum, add) in self.goal_sums.iter_mut().zip(&other.goal_sums) {
+            *sum += add;
+        }
+        if self.branching.len() < other.branching.len() {
+            self.branching.resize(other.branching.len(), (0.0, 0));
+        }
+        for (b, add) in self.branching.iter_mut().zip(&other.branching) {
+            b.0 += add.0;
+            b.1 += add.1;
+        }
+        self.decisions += other.decisions;
+    }
+
     pub fn mean_goals(&self) -> Vec<f64> {
         let n = self.lengths.len().max(1) as f64;
         self.goal_sums.iter().map(|g| g / n).collect()
@@ -70,16 +99,32 @@ pub struct PlayoutLimit {
     pub deadline: Option<Instant>,
 }
 
+/// The seed of random playout `index` of a run seeded with `seed`.
+pub fn playout_seed(seed: u64, index: u64) -> u64 {
+    // Scrambled, so that no two playouts' seeds differ by a small step: the
+    // generator's `seed_from_u64` walks a SplitMix64 sequence, and seeds a
+    // step of it apart would give overlapping streams.
+    mix(seed ^ mix(index))
+}
+
+/// The SplitMix64 finaliser: a bijection of `u64` that spreads every bit.
+fn mix(x: u64) -> u64 {
+    let x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
 /// Runs random games of at most `max_steps` joint moves as `limit` says,
-/// calling `on_playout` with the number done after each.
+/// the first of them playout number `first` of the run, calling
+/// `on_playout` with the number done after each.
 pub fn random_play(
     game: &Game,
+    first: u64,
     limit: PlayoutLimit,
     seed: u64,
     max_steps: u32,
     mut on_playout: impl FnMut(u64),
 ) -> Result<RandomPlay, EngineError> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut m = game.machine();
     let start = game.initial();
     let (mut state, mut next) = (start.clone(), start.clone());
@@ -94,6 +139,8 @@ pub fn random_play(
         if done > 0 && limit.deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
+        let index = first.wrapping_add(done);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(playout_seed(seed, index));
         state.clone_from(&start);
         m.set_state(&state);
         let mut depth = 0u32;
@@ -138,6 +185,53 @@ pub fn random_play(
     Ok(out)
 }
 
+/// The most threads [`random_play_threads`] starts.
+pub const MAX_THREADS: usize = 256;
+
+/// `count` random playouts (the run's first ones) spread over `threads`
+/// threads (at most [`MAX_THREADS`]), each playing a range of them: the figures do not depend on
+/// the number of threads, except the seconds, which are the wall-clock
+/// time of the whole.
+pub fn random_play_threads(
+    game: &Game,
+    count: u64,
+    seed: u64,
+    max_steps: u32,
+    threads: usize,
+) -> Result<RandomPlay, EngineError> {
+    let started = Instant::now();
+    let threads = (threads.clamp(1, MAX_THREADS) as u64).min(count.max(1));
+    // Range t is count * t / threads onwards, computed without overflow.
+    let bound = |t: u64| (u128::from(count) * u128::from(t) / u128::from(threads)) as u64;
+    let ranges: Vec<(u64, u64)> = (0..threads).map(|t| (bound(t), bound(t + 1))).collect();
+    let play = |&(first, end): &(u64, u64)| {
+        let limit = PlayoutLimit {
+            count: end - first,
+            deadline: None,
+        };
+        random_play(game, first, limit, seed, max_steps, |_| {})
+    };
+    let parts: Vec<Result<RandomPlay, EngineError>> = match &ranges[..] {
+        [one] => vec![play(one)],
+        _ => std::thread::scope(|scope| {
+            let handles: Vec<_> = ranges
+                .iter()
+                .map(|r| scope.spawn(move || play(r)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a playout thread panicked"))
+                .collect()
+        }),
+    };
+    let mut whole = RandomPlay::default();
+    for part in parts {
+        whole.merge(&part?);
+    }
+    whole.seconds = started.elapsed().as_secs_f64();
+    Ok(whole)
+}
+
 /// `games` games of `mcts:iterations` against itself in every seat; the
 /// tallies per player (order of [`players`]). Game `g` uses seed `seed + g`.
 /// `on_move` is called after each joint move with the games finished
@@ -169,4 +263,54 @@ pub fn self_play(
         }
     }
     Ok(tallies)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::open_str;
+    use crate::syntax::Syntax;
+
+    /// A die thrown until it shows 6: lengths vary from playout to playout.
+    const UNTIL_SIX: &str = "roles p, random.
+        init count(0).
+        legal(p, wait).
+        legal(random, face(F)) :- face_value(F).
+        face_value(1..6).
+        next count(D) :- true count(C), does(random, face(F)), F < 6, D = C + 1, D =< 20.
+        next six :- does(random, face(6)).
+        terminal :- true six.
+        terminal :- true count(20).
+        goal(p, 100) :- true six.
+        goal(p, 0) :- not true six.";
+
+    fn without_time(mut r: RandomPlay) -> RandomPlay {
+        r.seconds = 0.0;
+        r
+    }
+
+    #[test]
+    fn a_run_split_over_threads_gives_the_figures_of_one_thread() {
+        let Ok(loaded) = open_str("six.rules", UNTIL_SIX, Syntax::Rules) else {
+            panic!("the test game does not load");
+        };
+        let game = &loaded.game;
+        let one = random_play_threads(game, 50, 7, 100, 1).unwrap();
+        let three = random_play_threads(game, 50, 7, 100, 3).unwrap();
+        assert_eq!(
+            format!("{:?}", without_time(one.clone())),
+            format!("{:?}", without_time(three))
+        );
+        assert_eq!(one.playouts, 50);
+        assert!(one.lengths.iter().any(|&l| l != one.lengths[0]));
+        // Playouts 20..50 alone are the tail of the whole run.
+        let limit = PlayoutLimit {
+            count: 30,
+            deadline: None,
+        };
+        let tail = random_play(game, 20, limit, 7, 100, |_| {}).unwrap();
+        assert_eq!(tail.lengths, one.lengths[20..]);
+        let other_seed = random_play_threads(game, 50, 8, 100, 1).unwrap();
+        assert_ne!(other_seed.lengths, one.lengths);
+    }
 }

@@ -45,11 +45,14 @@ pub struct Tally {
     pub losses: u32,
     /// Games stopped by the step limit (not in the goal statistics).
     pub unfinished: u32,
-    goal_sum: f64,
-    goal_squares: f64,
-    length_sum: u64,
-    seconds: f64,
-    choices: u64,
+    /// Sum of the goals of the finished games, and of their squares.
+    pub goal_sum: f64,
+    pub goal_squares: f64,
+    /// Joint moves of all the games.
+    pub length_sum: u64,
+    /// Thinking time in all, and the choices it was spent on.
+    pub seconds: f64,
+    pub choices: u64,
 }
 
 /// The figures of a [`Tally`].
@@ -86,6 +89,19 @@ impl Tally {
     pub fn add_unfinished(&mut self, length: u32, thinking: (f64, u32)) {
         self.unfinished += 1;
         self.add_length(length, thinking);
+    }
+
+    /// Adds the games of another tally of the same role.
+    pub fn merge(&mut self, other: &Tally) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        self.unfinished += other.unfinished;
+        self.goal_sum += other.goal_sum;
+        self.goal_squares += other.goal_squares;
+        self.length_sum += other.length_sum;
+        self.seconds += other.seconds;
+        self.choices += other.choices;
     }
 
     fn add_length(&mut self, length: u32, thinking: (f64, u32)) {

@@ -15,7 +15,9 @@
 //! 10) as the speed measured by the playouts says fit in the rest; none,
 //! with the estimate of one game, when not even one fits. On a terminal
 //! each phase shows its progress and the time left on stderr. The same
-//! seed and counts give the same figures except the speeds.
+//! seed and counts give the same figures except the speeds, however the
+//! playouts and games are split ([`survey`]): the Python package's
+//! distributed analysis gathers its parts into [`json_report`].
 
 use super::json_string;
 use super::progress::{Progress, duration_words, time_left};
@@ -76,7 +78,7 @@ struct Analysis {
 }
 
 /// Self-play's figures, or why there are none.
-enum SelfPlay {
+pub enum SelfPlay {
     /// Per role, its summary over `games` games.
     Run { games: u32, summaries: Vec<Summary> },
     /// Not run: `--mcts-games 0`, or the estimated time of one game
@@ -164,7 +166,7 @@ fn analyze(
             deadline: Some(started + share / 4),
         },
     };
-    let random = survey::random_play(game, limit, args.seed, args.max_steps, |done| {
+    let random = survey::random_play(game, 0, limit, args.seed, args.max_steps, |done| {
         progress.show(|| {
             let by_count = done as f64 / limit.count as f64;
             let by_time = limit.deadline.map_or(0.0, |d| {
@@ -446,15 +448,33 @@ fn side_by_side(base: &Analysis, variant: &Analysis, args: &Args) -> String {
 }
 
 fn json(a: &Analysis, args: &Args) -> String {
-    let r = &a.random;
+    json_report(
+        &a.file,
+        &a.roles,
+        &a.random,
+        &a.self_play,
+        args.mcts_iterations,
+    )
+}
+
+/// One game's report as the JSON object of `tabula analyze --json`: the
+/// file's name, the players' names (order of [`players`]), the random
+/// playouts, the self-play and its iterations per move.
+pub fn json_report(
+    file: &str,
+    roles: &[String],
+    random: &RandomPlay,
+    self_play: &SelfPlay,
+    mcts_iterations: u32,
+) -> String {
+    let r = random;
     let (per_sec, states) = speeds(r);
     let (mean, median, min, max) = lengths(r);
-    let roles: Vec<String> = a
-        .roles
+    let roles: Vec<String> = roles
         .iter()
         .enumerate()
         .map(|(i, role)| {
-            let mcts = match a.self_play.summary(i) {
+            let mcts = match self_play.summary(i) {
                 Some(s) => format!(
                     "\"mcts_goal\":{:.4},\"mcts_ci95\":{:.4},\"mcts_wins\":{},\"mcts_draws\":{},\"mcts_losses\":{}",
                     s.mean_goal, s.ci95, s.wins, s.draws, s.losses
@@ -476,17 +496,17 @@ fn json(a: &Analysis, args: &Args) -> String {
         .collect();
     format!(
         "{{\"file\":{},\"playouts\":{},\"seconds\":{:.6},\"playouts_per_sec\":{per_sec:.2},\"states_per_sec\":{states:.0},\"unfinished\":{},\"draw_share\":{:.4},\"mean_length\":{mean:.4},\"median_length\":{median},\"min_length\":{min},\"max_length\":{max},\"mcts_games\":{},\"mcts_not_run\":{},\"mcts_iterations\":{},\"roles\":[{}],\"branching_by_depth\":[{}],\"lengths\":[{}]}}",
-        json_string(&a.file),
+        json_string(file),
         r.playouts,
         r.seconds,
         r.unfinished,
         draws_percent(r) / 100.0,
-        a.self_play.games(),
-        match &a.self_play {
+        self_play.games(),
+        match self_play {
             SelfPlay::NotRun { reason } => json_string(reason),
             SelfPlay::Run { .. } => "null".into(),
         },
-        args.mcts_iterations,
+        mcts_iterations,
         roles.join(","),
         branching.join(","),
         hist.join(",")

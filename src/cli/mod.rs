@@ -36,7 +36,9 @@ macro_rules! err {
     }};
 }
 
-mod analyze;
+/// Public for its report ([`analyze::json_report`]), which the Python
+/// module's distributed analysis fills from its parts.
+pub mod analyze;
 mod bench;
 mod chance;
 mod check;
