@@ -47,7 +47,9 @@ fn rules_files(dir: &str) -> Vec<PathBuf> {
 fn meaning(program: &syntax::Program) -> String {
     let spans = regex::Regex::new(r"Span \{ file: FileId\(\d+\), start: \d+, end: \d+ \}")
         .expect("a regex");
-    spans.replace_all(&format!("{program:?}"), "Span").into_owned()
+    spans
+        .replace_all(&format!("{program:?}"), "Span")
+        .into_owned()
 }
 
 fn load(path: &Path) -> String {
@@ -77,7 +79,11 @@ fn shipped_and_test_games_format_idempotently_to_the_same_program() {
     for rel in &files {
         let name = rel.display().to_string();
         let once = format(&read(&root().join(rel)), Syntax::Rules, &name);
-        assert_eq!(format(&once, Syntax::Rules, &name), once, "{name}: not idempotent");
+        assert_eq!(
+            format(&once, Syntax::Rules, &name),
+            once,
+            "{name}: not idempotent"
+        );
         let target = copy.join(rel);
         std::fs::create_dir_all(target.parent().expect("a folder")).expect("a folder");
         std::fs::write(&target, &once).expect("a copy");
@@ -98,7 +104,11 @@ fn every_shipped_game_is_formatted() {
     for rel in rules_files("games") {
         let text = read(&root().join(&rel));
         let name = rel.display().to_string();
-        assert_eq!(format(&text, Syntax::Rules, &name), text, "run `tabula fmt {name}`");
+        assert_eq!(
+            format(&text, Syntax::Rules, &name),
+            text,
+            "run `tabula fmt {name}`"
+        );
     }
 }
 
@@ -112,10 +122,11 @@ fn conformance_games_format_idempotently_to_the_same_program() {
         let Ok(entries) = std::fs::read_dir(dir.join(folder)) else {
             continue;
         };
-        games.extend(entries.map(|e| e.expect("an entry").path()).filter(|p| {
-            p.extension()
-                .is_some_and(|e| e == "kif" || e == "gdl")
-        }));
+        games.extend(
+            entries
+                .map(|e| e.expect("an entry").path())
+                .filter(|p| p.extension().is_some_and(|e| e == "kif" || e == "gdl")),
+        );
     }
     games.sort();
     assert!(games.len() >= 21, "{games:?}");
@@ -123,7 +134,11 @@ fn conformance_games_format_idempotently_to_the_same_program() {
         let name = path.display().to_string();
         let text = read(&path);
         let once = format(&text, Syntax::Kif, &name);
-        assert_eq!(format(&once, Syntax::Kif, &name), once, "{name}: not idempotent");
+        assert_eq!(
+            format(&once, Syntax::Kif, &name),
+            once,
+            "{name}: not idempotent"
+        );
         let parse = |text: &str| {
             let mut sources = SourceMap::default();
             match syntax::parse_str(&mut sources, &name, text, Syntax::Kif) {
@@ -132,8 +147,16 @@ fn conformance_games_format_idempotently_to_the_same_program() {
             }
         };
         assert_eq!(parse(&once), parse(&text), "{name}: another program");
-        let comments = |t: &str| t.lines().filter_map(|l| l.find(';').map(|i| l[i..].trim_end().to_string())).collect::<Vec<_>>();
-        assert_eq!(comments(&once), comments(&text), "{name}: a comment was lost or moved");
+        let comments = |t: &str| {
+            t.lines()
+                .filter_map(|l| l.find(';').map(|i| l[i..].trim_end().to_string()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            comments(&once),
+            comments(&text),
+            "{name}: a comment was lost or moved"
+        );
     }
 }
 
@@ -148,25 +171,45 @@ fn messy_inputs_format_to_their_golden_files_keeping_every_comment() {
         let dir = root().join("tests/fmt");
         let (text, want) = (read(&dir.join(input)), read(&dir.join(golden)));
         let (out, err, code) = common::run(&["fmt", "--syntax", syntax, "-"], &text);
-        assert_eq!((out.as_str(), err.as_str(), code), (want.as_str(), "", 0), "{input}");
+        assert_eq!(
+            (out.as_str(), err.as_str(), code),
+            (want.as_str(), "", 0),
+            "{input}"
+        );
         let (out, _, code) = common::run(&["fmt", "--syntax", syntax, "-"], &want);
-        assert_eq!((out.as_str(), code), (want.as_str(), 0), "{golden} is a fixed point");
+        assert_eq!(
+            (out.as_str(), code),
+            (want.as_str(), 0),
+            "{golden} is a fixed point"
+        );
         let marker = if syntax == "kif" { ';' } else { '%' };
         let comments = |t: &str| {
             t.lines()
                 .filter_map(|l| l.find(marker).map(|i| l[i..].trim_end().to_string()))
                 .collect::<Vec<_>>()
         };
-        assert_eq!(comments(&want), comments(&text), "{input}: every comment, in order");
+        assert_eq!(
+            comments(&want),
+            comments(&text),
+            "{input}: every comment, in order"
+        );
         let (mut a, mut b) = (SourceMap::default(), SourceMap::default());
-        let syn = if syntax == "kif" { Syntax::Kif } else { Syntax::Rules };
+        let syn = if syntax == "kif" {
+            Syntax::Kif
+        } else {
+            Syntax::Rules
+        };
         let program = |sources: &mut SourceMap, t: &str| {
             meaning(&syntax::parse_str(sources, input, t, syn).expect("a valid game"))
         };
         assert_eq!(program(&mut a, &want), program(&mut b, &text), "{input}");
         let changed = text.replacen("100", "99", 1);
         let mut c = SourceMap::default();
-        assert_ne!(program(&mut c, &changed), program(&mut a, &text), "the comparison sees a change");
+        assert_ne!(
+            program(&mut c, &changed),
+            program(&mut a, &text),
+            "the comparison sees a change"
+        );
     }
 }
 
@@ -198,24 +241,41 @@ fn in_place_check_and_folders() {
     }
     assert!(!out.contains(&b_name), "{out}");
     assert_eq!(read(&a), messy);
-    assert_eq!(common::run(&["fmt", "--check", &b_name], ""), (String::new(), String::new(), 0));
+    assert_eq!(
+        common::run(&["fmt", "--check", &b_name], ""),
+        (String::new(), String::new(), 0)
+    );
 
     // In place: the file is rewritten, no temporary file is left beside it.
-    assert_eq!(common::run(&["fmt", &d], ""), (String::new(), String::new(), 0));
+    assert_eq!(
+        common::run(&["fmt", &d], ""),
+        (String::new(), String::new(), 0)
+    );
     assert_eq!(read(&a), formatted);
     assert_eq!(read(&b), formatted);
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("a folder")
-        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
         .collect();
     names.sort();
     assert_eq!(names, ["a.rules", "notes.txt", "sub"]);
-    assert_eq!(common::run(&["fmt", "--check", &d], ""), (String::new(), String::new(), 0));
+    assert_eq!(
+        common::run(&["fmt", "--check", &d], ""),
+        (String::new(), String::new(), 0)
+    );
 
     // Standard input under --check.
     let (out, _, code) = common::run(&["fmt", "--check", "-"], &messy);
     assert_eq!(code, 1);
-    assert!(out.starts_with("--- <stdin>\n+++ <stdin> (formatted)\n"), "{out}");
+    assert!(
+        out.starts_with("--- <stdin>\n+++ <stdin> (formatted)\n"),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -226,10 +286,16 @@ fn invalid_files_are_refused_and_left_untouched() {
     let text = "roles x.\np(X :- q(X).\n  r( X ) .\n";
     std::fs::write(&bad, text).expect("a file");
     let name = bad.display().to_string();
-    for args in [vec!["fmt", name.as_str()], vec!["fmt", "--check", name.as_str()]] {
+    for args in [
+        vec!["fmt", name.as_str()],
+        vec!["fmt", "--check", name.as_str()],
+    ] {
         let (out, err, code) = common::run(&args, "");
         assert_eq!((out.as_str(), code), ("", 1), "{args:?}");
-        assert!(err.starts_with(&format!("{name}:2:5: error[E0001]: expected")), "{err}");
+        assert!(
+            err.starts_with(&format!("{name}:2:5: error[E0001]: expected")),
+            "{err}"
+        );
         assert_eq!(read(&bad), text);
     }
     let (out, err, code) = common::run(&["fmt", "-"], "p(X :- q(X).\n");
@@ -240,18 +306,30 @@ fn invalid_files_are_refused_and_left_untouched() {
     std::fs::write(&binary, b"(role x)\n\xff").expect("a file");
     let (_, err, code) = common::run(&["fmt", &binary.display().to_string()], "");
     assert_eq!(code, 1);
-    assert!(err.contains("is not UTF-8 text (invalid byte at offset 9)"), "{err}");
+    assert!(
+        err.contains("is not UTF-8 text (invalid byte at offset 9)"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&binary).expect("a file"), b"(role x)\n\xff");
 
     let kif = dir.join("open.kif");
     std::fs::write(&kif, "(role x)\n(<= p (q)\n").expect("a file");
     let (_, err, code) = common::run(&["fmt", &kif.display().to_string()], "");
     assert_eq!(code, 1);
-    assert!(err.starts_with(&format!("{}:2:1: error[E0001]: this `(` is never closed", kif.display())), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "{}:2:1: error[E0001]: this `(` is never closed",
+            kif.display()
+        )),
+        "{err}"
+    );
 
     let missing = dir.join("missing.rules").display().to_string();
     let (_, err, code) = common::run(&["fmt", &missing], "");
     assert_eq!(code, 2);
-    assert!(err.starts_with(&format!("error: cannot read {missing}")), "{err}");
+    assert!(
+        err.starts_with(&format!("error: cannot read {missing}")),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

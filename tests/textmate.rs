@@ -45,7 +45,12 @@ fn expand(list: &Value, repository: &Value, out: &mut Vec<Pattern>, depth: usize
             if entry["patterns"].is_array() {
                 expand(&entry["patterns"], repository, out, depth + 1);
             } else {
-                expand(&Value::Array(vec![entry.clone()]), repository, out, depth + 1);
+                expand(
+                    &Value::Array(vec![entry.clone()]),
+                    repository,
+                    out,
+                    depth + 1,
+                );
             }
             continue;
         }
@@ -55,12 +60,18 @@ fn expand(list: &Value, repository: &Value, out: &mut Vec<Pattern>, depth: usize
         if let Some(map) = p["captures"].as_object() {
             for (group, scope) in map {
                 let group: usize = group.parse().expect("a group number");
-                assert!(group < regex.captures_len(), "`{source}` has no group {group}");
+                assert!(
+                    group < regex.captures_len(),
+                    "`{source}` has no group {group}"
+                );
                 captures.push((group, scope["name"].as_str().expect("a scope").to_string()));
             }
         }
         let name = p["name"].as_str().map(str::to_string);
-        assert!(name.is_some() || !captures.is_empty(), "`{source}` scopes nothing");
+        assert!(
+            name.is_some() || !captures.is_empty(),
+            "`{source}` scopes nothing"
+        );
         out.push(Pattern {
             regex,
             name,
@@ -118,7 +129,10 @@ fn tokenize(line: &str, patterns: &[Pattern]) -> Vec<Token> {
 fn keywords() -> BTreeSet<String> {
     let mut words = BTreeSet::new();
     let quoted = Regex::new(r"`([a-z]+)`").expect("a regex");
-    for line in read("docs/LANGUAGE.md").lines().filter(|l| l.starts_with("### `")) {
+    for line in read("docs/LANGUAGE.md")
+        .lines()
+        .filter(|l| l.starts_with("### `"))
+    {
         words.extend(quoted.captures_iter(line).map(|c| c[1].to_string()));
     }
     let literal = Regex::new(r#""([a-z]+)""#).expect("a regex");
@@ -127,7 +141,8 @@ fn keywords() -> BTreeSet<String> {
     for line in grammar.lines() {
         if line.contains('=') && !line.starts_with(' ') {
             let rule = line.split('=').next().unwrap_or("").trim();
-            in_keyword_rule = rule.starts_with("kw_") || ["decl_kw", "option", "agg_kw"].contains(&rule);
+            in_keyword_rule =
+                rule.starts_with("kw_") || ["decl_kw", "option", "agg_kw"].contains(&rule);
         }
         if in_keyword_rule {
             words.extend(literal.captures_iter(line).map(|c| c[1].to_string()));
@@ -140,8 +155,14 @@ fn keywords() -> BTreeSet<String> {
 fn every_keyword_is_a_keyword() {
     let patterns = patterns();
     let words = keywords();
-    for expected in ["game", "pieces", "draw", "reserve", "counter", "replace", "drop", "using", "mod", "count", "init"] {
-        assert!(words.contains(expected), "`{expected}` not found among {words:?}");
+    for expected in [
+        "game", "pieces", "draw", "reserve", "counter", "replace", "drop", "using", "mod", "count",
+        "init",
+    ] {
+        assert!(
+            words.contains(expected),
+            "`{expected}` not found among {words:?}"
+        );
     }
     for word in &words {
         let tokens = tokenize(&format!("{word} x"), &patterns);
@@ -215,21 +236,32 @@ fn every_shipped_game_is_scoped_throughout() {
             let at = format!("{}:{}", path.display(), n + 1);
             let tokens = tokenize(line, &patterns);
             for (text, scope) in &tokens {
-                assert!(scope != "" || text.trim().is_empty(), "{at}: `{text}` unscoped in {tokens:?}");
+                assert!(
+                    !scope.is_empty() || text.trim().is_empty(),
+                    "{at}: `{text}` unscoped in {tokens:?}"
+                );
                 match scope.as_str() {
                     s if s.starts_with("comment.") => {
-                        assert!(text.starts_with('%') && line.ends_with(text.as_str()), "{at}")
+                        assert!(
+                            text.starts_with('%') && line.ends_with(text.as_str()),
+                            "{at}"
+                        )
                     }
                     s if s.starts_with("string.") => {
                         assert!(text.starts_with('"') && text.ends_with('"'), "{at}: {text}")
                     }
                     s if s.starts_with("variable.") => {
-                        assert!(text.starts_with(|c: char| c.is_ascii_uppercase() || c == '_'), "{at}")
+                        assert!(
+                            text.starts_with(|c: char| c.is_ascii_uppercase() || c == '_'),
+                            "{at}"
+                        )
                     }
                     s if s.starts_with("constant.numeric") => {
                         assert!(text.bytes().all(|b| b.is_ascii_digit()), "{at}: {text}")
                     }
-                    s if s.starts_with("keyword.") && text.chars().all(|c| c.is_ascii_lowercase()) => {
+                    s if s.starts_with("keyword.")
+                        && text.chars().all(|c| c.is_ascii_lowercase()) =>
+                    {
                         assert!(words.contains(text), "{at}: `{text}` is no keyword");
                         keywords_seen.insert(text.clone());
                     }
@@ -243,7 +275,12 @@ fn every_shipped_game_is_scoped_throughout() {
             }
         }
     }
-    for common in ["game", "roles", "section", "rule", "not", "true", "next", "init", "count"] {
-        assert!(keywords_seen.contains(common), "`{common}` never seen as a keyword in games/");
+    for common in [
+        "game", "roles", "section", "rule", "not", "true", "next", "init", "count",
+    ] {
+        assert!(
+            keywords_seen.contains(common),
+            "`{common}` never seen as a keyword in games/"
+        );
     }
 }

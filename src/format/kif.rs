@@ -194,7 +194,8 @@ mod tests {
 
     #[test]
     fn comments_stay_where_they_were() {
-        let text = "; header\n\n\n(<= p ; why\n  q\n  ; before r\n  r) ; after\n(f a ; in a fact\n b)\n";
+        let text =
+            "; header\n\n\n(<= p ; why\n  q\n  ; before r\n  r) ; after\n(f a ; in a fact\n b)\n";
         let want = "; header\n\n(<= p   ; why\n    q\n    ; before r\n    r)   ; after\n(f\n    a   ; in a fact\n    b)\n";
         assert_eq!(format(text), want);
         assert_eq!(format(want), want);

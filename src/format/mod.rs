@@ -211,13 +211,20 @@ mod tests {
     #[test]
     fn trailing_comments_of_consecutive_lines_line_up() {
         let mut layout = Layout::default();
-        for (code, comment) in [("a.", Some("% one")), ("long_name.", Some("% two")), ("b.", None)] {
+        for (code, comment) in [
+            ("a.", Some("% one")),
+            ("long_name.", Some("% two")),
+            ("b.", None),
+        ] {
             layout.push(Line::new(0, code));
             if let Some(c) = comment {
                 layout.trail(0, c);
             }
         }
-        assert_eq!(layout.finish(), "a.           % one\nlong_name.   % two\nb.\n");
+        assert_eq!(
+            layout.finish(),
+            "a.           % one\nlong_name.   % two\nb.\n"
+        );
     }
 
     #[test]

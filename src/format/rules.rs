@@ -39,7 +39,13 @@ pub(super) fn format(text: &str, file: FileId) -> Result<String, Vec<Diagnostic>
     let mut after_item = false;
     loop {
         let next = skip_blank(text, pos, RULES);
-        top_level_blanks(&mut layout, &text[pos..next], '%', depth * INDENT, after_item);
+        top_level_blanks(
+            &mut layout,
+            &text[pos..next],
+            '%',
+            depth * INDENT,
+            after_item,
+        );
         if next >= text.len() {
             break;
         }
@@ -218,7 +224,10 @@ mod tests {
         let body: Vec<String> = (0..12).map(|i| format!("relation_{i}(X)")).collect();
         let text = format!("p(X) :- {}.", body.join(", "));
         let formatted = format(&text);
-        assert!(formatted.lines().all(|l| l.len() <= super::WIDTH), "{formatted}");
+        assert!(
+            formatted.lines().all(|l| l.len() <= super::WIDTH),
+            "{formatted}"
+        );
         assert_eq!(formatted.lines().count(), 2, "{formatted}");
         assert_eq!(format(&formatted), formatted);
     }

@@ -74,7 +74,11 @@ fn parse_sx(sources: &SourceMap, file: FileId, rule: Rule) -> Result<Vec<Sx>, Di
 
 /// The parse tree of `text` under grammar rule `rule` (`Rule::file` for a
 /// whole file), or the located syntax error: the formatter reads it too.
-pub(crate) fn syntax_tree(text: &str, file: FileId, rule: Rule) -> Result<Pair<'_, Rule>, Diagnostic> {
+pub(crate) fn syntax_tree(
+    text: &str,
+    file: FileId,
+    rule: Rule,
+) -> Result<Pair<'_, Rule>, Diagnostic> {
     guard_nesting(text, file, MAX_DEPTH, &[(b'(', b')')], scan::KIF)?;
     refuse_braces(text, file)?;
     let pairs = KifParser::parse(rule, text).map_err(|e| {
