@@ -333,3 +333,91 @@ fn invalid_files_are_refused_and_left_untouched() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The tokens of a text (comments included), by a plain scanner: strings,
+/// comments, multi-character operators, words, any other character.
+fn tokens(text: &str, comment: char) -> Vec<String> {
+    let pattern = format!(
+        r#""(?:[^"\\\n]|\\.)*"|{comment}[^\n]*|:-|\.\.|!=|=<|>=|[^\s(){{}},;.:"{comment}]+|\S"#
+    );
+    let regex = regex::Regex::new(&pattern).expect("a regex");
+    regex
+        .find_iter(text)
+        .map(|m| m.as_str().to_string())
+        .collect()
+}
+
+/// Joins `tokens` with the given blanks (a comment always ends its line,
+/// and two words never touch).
+fn respaced(tokens: &[String], gaps: &[&str], comment: char) -> String {
+    let mut text = String::new();
+    for (i, token) in tokens.iter().enumerate() {
+        if i > 0 {
+            if tokens[i - 1].starts_with(comment) {
+                text.push('\n');
+            }
+            let gap = gaps[(i - 1) % gaps.len()];
+            let wordy = |c: Option<char>| {
+                c.is_some_and(|c| match comment {
+                    ';' => !"()".contains(c),
+                    _ => c.is_alphanumeric() || "_\"-".contains(c),
+                })
+            };
+            let glued = wordy(tokens[i - 1].chars().last()) && wordy(token.chars().next());
+            text.push_str(if gap.is_empty() && glued { " " } else { gap });
+        }
+        text.push_str(token);
+    }
+    text
+}
+
+/// The blanks placed between tokens: nothing, spaces, line breaks, a blank
+/// line, a comment.
+const GAPS: [&str; 7] = ["", " ", "   ", "\n", "\n\n\n", " \n  ", " %c\n"];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+
+    /// Any blanks between the tokens of a valid file: the formatted text is
+    /// a fixed point, reads as the same program, and keeps every comment.
+    #[test]
+    fn any_blanks_format_to_a_fixed_point_of_the_same_program(
+        picks in proptest::collection::vec(0..GAPS.len(), 1..400),
+        kif in proptest::prelude::any::<bool>(),
+    ) {
+        let (file, syntax, comment) = if kif {
+            ("tests/fmt/messy.kif", Syntax::Kif, ';')
+        } else {
+            ("tests/fmt/messy.rules", Syntax::Rules, '%')
+        };
+        let gaps: Vec<&str> = picks
+            .iter()
+            .map(|&k| if kif { GAPS[k].replace('%', ";").leak() as &str } else { GAPS[k] })
+            .collect();
+        let original = read(&root().join(file));
+        let text = respaced(&tokens(&original, comment), &gaps, comment);
+        let once = format(&text, syntax, file);
+        proptest::prop_assert_eq!(format(&once, syntax, file), once.clone());
+        let program = |t: &str| {
+            let mut sources = SourceMap::default();
+            meaning(&syntax::parse_str(&mut sources, file, t, syntax).expect("a valid game"))
+        };
+        proptest::prop_assert_eq!(program(&once), program(&original));
+        let comments = |t: &str| tokens(t, comment).into_iter().filter(|t| t.starts_with(comment)).collect::<Vec<_>>();
+        proptest::prop_assert_eq!(comments(&once), comments(&text));
+    }
+
+    /// Random text never makes the formatter panic, and what it accepts
+    /// it formats to a fixed point.
+    #[test]
+    fn random_text_never_panics(
+        bytes in proptest::collection::vec(proptest::sample::select(&b"pqX_1 (),.:-=<>!;%{}\"\nsection notcount"[..]), 0..300),
+        kif in proptest::prelude::any::<bool>(),
+    ) {
+        let text = String::from_utf8_lossy(&bytes);
+        let syntax = if kif { Syntax::Kif } else { Syntax::Rules };
+        if let Ok(once) = tabula::format::format(&text, syntax, FileId(0)) {
+            proptest::prop_assert_eq!(format(&once, syntax, "random"), once.clone());
+        }
+    }
+}

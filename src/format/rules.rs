@@ -51,17 +51,17 @@ pub(super) fn format(text: &str, file: FileId) -> Result<String, Vec<Diagnostic>
         }
         let rest = &text[next..];
         if let Some((name, _, len)) = section_open(rest, RULES) {
-            layout.push(Line {
-                opens_block: true,
-                ..Line::new(depth * INDENT, format!("section {name} {{"))
-            });
-            depth += 1;
-            // Comments between `section` and `{` open the section's body.
+            // Comments between `section` and `{` go just above it.
             for blank in blanks(&rest[..len], '%') {
                 if let Blank::Comment(comment) = blank {
                     layout.push(Line::new(depth * INDENT, comment));
                 }
             }
+            layout.push(Line {
+                opens_block: true,
+                ..Line::new(depth * INDENT, format!("section {name} {{"))
+            });
+            depth += 1;
             pos = next + len;
         } else if rest.starts_with('}') {
             depth = depth.saturating_sub(1);
