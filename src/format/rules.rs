@@ -71,7 +71,13 @@ pub(super) fn format(text: &str, file: FileId) -> Result<String, Vec<Diagnostic>
         } else {
             let end = statement_end(text, next, RULES).min(text.len());
             let pair = RulesParser::parse(Rule::statement, &text[next..end])
-                .map_err(|e| vec![pest_diagnostic(e, file, describe)])?
+                .map_err(|e| {
+                    let mut d = pest_diagnostic(e, file, describe);
+                    if let Some(span) = d.span.as_mut() {
+                        (span.start, span.end) = (span.start + next as u32, span.end + next as u32);
+                    }
+                    vec![d]
+                })?
                 .next()
                 .expect("pest returns the start rule");
             pos = next + pair.as_span().end().max(1);
