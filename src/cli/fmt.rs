@@ -180,9 +180,16 @@ fn format_bytes(bytes: Vec<u8>, path: &Path, syntax: Syntax) -> Option<(String, 
     }
 }
 
+/// How long the diff of one file may search for the smallest diff before it
+/// settles for a larger one (a file whose every line changes, megabytes
+/// long, would take minutes).
+const DIFF_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// A unified diff from `old` to `new`, both named `name`.
 fn diff(old: &str, new: &str, name: &str) -> String {
-    similar::TextDiff::from_lines(old, new)
+    similar::TextDiff::configure()
+        .timeout(DIFF_TIME)
+        .diff_lines(old, new)
         .unified_diff()
         .header(name, &format!("{name} (formatted)"))
         .to_string()
