@@ -3,7 +3,8 @@
 //! Pipeline: [`syntax`] (text → AST) → [`check`] (static checks) →
 //! [`ground`] (finite ground program) → [`engine`] (compiled state machine);
 //! [`load`] runs them in one call. [`agent`]: random, first, human and
-//! MCTS agents, games between them. Front ends: [`front`] (moves typed as
+//! MCTS agents, games between them. [`format`]: the canonical layout of
+//! a game file (`tabula fmt`). Front ends: [`front`] (moves typed as
 //! text, positions as text), [`render`] (boards), [`repl`] (the
 //! session behind `tabula repl`), [`serve`] (the page and JSON API of
 //! `tabula serve`) and `cli`. The library never prints; only
@@ -17,6 +18,7 @@ pub mod check;
 pub mod cli;
 pub mod diag;
 pub mod engine;
+pub mod format;
 pub mod front;
 pub mod gdl;
 pub mod ground;

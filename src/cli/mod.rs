@@ -42,6 +42,7 @@ pub mod analyze;
 mod bench;
 mod chance;
 mod check;
+mod fmt;
 mod match_;
 mod perft;
 mod play;
@@ -90,6 +91,8 @@ enum Command {
     Render(render::Args),
     /// Serve the game as a web page to step through and play.
     Serve(serve::Args),
+    /// Lay game files out in the canonical layout (in place, or `--check`).
+    Fmt(fmt::Args),
 }
 
 /// Options of every command that opens games.
@@ -156,6 +159,7 @@ pub fn main() -> i32 {
         Command::Analyze(args) => analyze::run(args),
         Command::Render(args) => render::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Fmt(args) => fmt::run(args),
     }
 }
 

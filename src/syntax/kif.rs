@@ -64,21 +64,30 @@ fn describe(rule: &Rule) -> String {
 }
 
 fn parse_sx(sources: &SourceMap, file: FileId, rule: Rule) -> Result<Vec<Sx>, Diagnostic> {
-    let text = &sources.file(file).text;
-    guard_nesting(text, file, MAX_DEPTH, &[(b'(', b')')], scan::KIF)?;
-    refuse_braces(text, file)?;
-    let pairs = KifParser::parse(rule, text).map_err(|e| {
-        unbalanced(text, file, scan::KIF).unwrap_or_else(|| pest_diagnostic(e, file, describe))
-    })?;
-    let top = pairs
-        .into_iter()
-        .next()
-        .expect("pest returns the start rule");
+    let top = syntax_tree(&sources.file(file).text, file, rule)?;
     Ok(top
         .into_inner()
         .filter(|p| p.as_rule() != Rule::EOI)
         .map(|p| to_sx(p, file))
         .collect())
+}
+
+/// The parse tree of `text` under grammar rule `rule` (`Rule::file` for a
+/// whole file), or the located syntax error: the formatter reads it too.
+pub(crate) fn syntax_tree(
+    text: &str,
+    file: FileId,
+    rule: Rule,
+) -> Result<Pair<'_, Rule>, Diagnostic> {
+    guard_nesting(text, file, MAX_DEPTH, &[(b'(', b')')], scan::KIF)?;
+    refuse_braces(text, file)?;
+    let pairs = KifParser::parse(rule, text).map_err(|e| {
+        unbalanced(text, file, scan::KIF).unwrap_or_else(|| pest_diagnostic(e, file, describe))
+    })?;
+    Ok(pairs
+        .into_iter()
+        .next()
+        .expect("pest returns the start rule"))
 }
 
 /// KIF has no aggregates: a `{` (outside comments) is refused with a

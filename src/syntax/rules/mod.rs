@@ -16,7 +16,7 @@
 
 mod desugar;
 mod lower;
-mod parser;
+pub(crate) mod parser;
 mod variant;
 
 pub use super::print::{show_literal, show_rule};

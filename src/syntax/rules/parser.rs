@@ -20,7 +20,7 @@ use pest::iterators::Pair;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "grammar/rules.pest"]
-struct RulesParser;
+pub(crate) struct RulesParser;
 
 /// Deepest bracket nesting accepted.
 pub const MAX_DEPTH: usize = 64;
