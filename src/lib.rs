@@ -5,7 +5,7 @@
 //! [`load`] runs them in one call. [`agent`]: random, first, human and
 //! MCTS agents, games between them. Front ends: [`front`] (moves typed as
 //! text, positions as text), [`render`] (boards), [`repl`] (the
-//! session behind `tabula repl`) and `cli`. The library never prints; only
+//! session behind `tabula repl`), [`lsp`] (the language server) and `cli`. The library never prints; only
 //! `cli` talks to a terminal. Leaves that every stage shares: [`symbols`]
 //! (interned names), [`diag`] (diagnostics and source positions), [`gdl`]
 //! (the reserved names of GDL) and `scc` (strongly connected components).
@@ -20,6 +20,7 @@ pub mod front;
 pub mod gdl;
 pub mod ground;
 pub mod load;
+pub mod lsp;
 pub mod render;
 pub mod repl;
 mod scc;

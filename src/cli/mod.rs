@@ -40,6 +40,7 @@ mod analyze;
 mod bench;
 mod chance;
 mod check;
+mod lsp;
 mod match_;
 mod perft;
 mod play;
@@ -85,6 +86,8 @@ enum Command {
     Analyze(analyze::Args),
     /// Draw one position as an SVG picture.
     Render(render::Args),
+    /// A language server for editors, over standard input and output.
+    Lsp(lsp::Args),
 }
 
 /// Options of every command that opens games.
@@ -150,6 +153,7 @@ pub fn main() -> i32 {
         Command::Match(args) => match_::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Render(args) => render::run(args),
+        Command::Lsp(args) => lsp::run(args),
     }
 }
 
