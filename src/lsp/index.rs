@@ -466,3 +466,106 @@ impl Builder<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(text: &str) -> FileIndex {
+        FileIndex::new(text, Syntax::Rules)
+    }
+
+    /// Each occurrence as `name@start role arity`, in file order.
+    fn shown(index: &FileIndex) -> Vec<String> {
+        index
+            .occurrences
+            .iter()
+            .map(|o| format!("{}@{} {:?} {:?}", o.name, o.range.start, o.role, o.arity))
+            .collect()
+    }
+
+    #[test]
+    fn heads_define_bodies_use_arguments_are_terms() {
+        let text = "next cell(X, Y) :- true cell(X, Y), not moved(X), does(R, go(X)).";
+        assert_eq!(
+            shown(&index(text)),
+            [
+                "cell@5 Definition Some(2)",
+                "cell@24 Use Some(2)",
+                "moved@40 Use Some(1)",
+                "does@50 Use Some(2)",
+                "go@58 Use None",
+            ]
+        );
+    }
+
+    #[test]
+    fn parameters_labels_sections_and_declarations() {
+        let text = "param size = 8.\nboard grid(size, size).\nsection capture {\n  rule take: p(size) :- q.\n}\ndrop section capture.\nreplace take: p(1).\n";
+        let index = index(text);
+        assert_eq!(
+            shown(&index),
+            [
+                "size@6 Parameter None",
+                "grid@22 Declared None",
+                "size@27 Declared None",
+                "size@33 Declared None",
+                "capture@48 Definition None",
+                "take@65 Definition None",
+                "p@71 Definition Some(1)",
+                "size@73 Use None",
+                "q@82 Use Some(0)",
+                "capture@100 Use None",
+                "take@117 Use None",
+                "p@123 Definition Some(1)",
+            ]
+        );
+        assert_eq!(index.occurrences[5].namespace, Namespace::Label);
+        assert_eq!(index.occurrences[4].namespace, Namespace::Section);
+        assert!(index.declares_parameter("size"));
+        assert_eq!(index.sections.len(), 1);
+        assert_eq!(&text[index.sections[0].range.clone()], "section capture {\n  rule take: p(size) :- q.\n}");
+        let in_section: Vec<_> = index.statements.iter().map(|s| s.section).collect();
+        assert_eq!(in_section, [None, None, Some(0), None, None]);
+    }
+
+    #[test]
+    fn a_half_typed_file_keeps_its_good_statements() {
+        let text = "roles x, o.\np(a) :- q(\nr(b).\nextends \"base.rules\".\n";
+        let index = index(text);
+        assert_eq!(shown(&index), ["x@6 Declared None", "o@9 Declared None"]);
+        let text = "roles x, o.\np(a) :- q.\nr(b";
+        assert_eq!(shown(&self::index(text)).len(), 5, "{:?}", shown(&self::index(text)));
+        let text = "extends \"base.rules\".\nr(b).";
+        assert_eq!(self::index(text).extends, Some(("base.rules".to_string(), 0..21)));
+    }
+
+    #[test]
+    fn every_prefix_of_a_game_indexes_within_the_text() {
+        let text = include_str!("../../games/variants/tablan_entry_two.rules");
+        for end in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+            let index = index(&text[..end]);
+            for o in &index.occurrences {
+                assert_eq!(&text[o.range.clone()], o.name, "prefix of {end} bytes");
+            }
+        }
+    }
+
+    #[test]
+    fn kif_files_index_their_relations() {
+        let text = "(role x)\n(<= (legal x (mark ?c)) (true (cell ?c b)))\n";
+        assert_eq!(
+            shown(&FileIndex::new(text, Syntax::Kif)),
+            [
+                "role@1 Definition Some(1)",
+                "x@6 Use None",
+                "legal@14 Definition Some(2)",
+                "x@20 Use None",
+                "mark@23 Use None",
+                "cell@40 Use Some(2)",
+                "b@48 Use None",
+            ]
+        );
+        assert!(FileIndex::new("(role", Syntax::Kif).occurrences.is_empty());
+    }
+}
