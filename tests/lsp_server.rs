@@ -288,12 +288,12 @@ fn rename_changes_the_base_and_its_variants() {
     let edit = client.result("textDocument/rename", params);
     let edits = |uri: &str| edit["changes"][uri].as_array().map_or(0, Vec::len);
     assert_eq!((edits(&base), edits(&variant)), (10, 1));
-    for (needle, name, why) in [
-        ("role(R), true", "player", "`role` is a name GDL reserves"),
-        ("init at", "Pos", "`Pos` is not a name"),
-        ("init at", "legal", "`legal` is a name GDL reserves"),
+    for (needle, offset, name, why) in [
+        ("role(R), true", 1, "player", "`role` is a name GDL reserves"),
+        ("init at", 5, "Pos", "`Pos` is not a name"),
+        ("init at", 5, "legal", "`legal` is a name GDL reserves"),
     ] {
-        let mut params = client.position("race.rules", needle, 5.min(needle.find(' ').unwrap() as u32 + 1));
+        let mut params = client.position("race.rules", needle, offset);
         params["newName"] = json!(name);
         let response = client.request("textDocument/rename", params);
         let message = response.error.expect("refused").message;
