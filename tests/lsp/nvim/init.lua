@@ -11,11 +11,10 @@ vim.api.nvim_create_autocmd({ "BufRead", "BufNewFile" }, {
 vim.api.nvim_create_autocmd("FileType", {
   pattern = "tabula",
   callback = function(args)
-    local root = vim.fs and vim.fs.dirname and vim.fs.dirname(args.file) or vim.fn.fnamemodify(args.file, ":p:h")
     local client = vim.lsp.start_client({
       name = "tabula",
       cmd = { tabula, "lsp" },
-      root_dir = root,
+      root_dir = vim.fn.fnamemodify(args.file, ":p:h"),
     })
     if client then vim.lsp.buf_attach_client(args.buf, client) end
   end,
