@@ -21,7 +21,9 @@ struct Client {
 }
 
 fn fixture(name: &str) -> PathBuf {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lsp/fixtures").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/lsp/fixtures")
+        .join(name);
     std::fs::canonicalize(path).expect("the fixture exists")
 }
 
@@ -33,7 +35,9 @@ fn uri(path: &Path) -> String {
 /// `offset` characters.
 fn at(name: &str, needle: &str, offset: u32) -> Value {
     let text = std::fs::read_to_string(fixture(name)).expect("fixture");
-    let i = text.find(needle).unwrap_or_else(|| panic!("`{needle}` in {name}"));
+    let i = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("`{needle}` in {name}"));
     let line = text[..i].matches('\n').count() as u32;
     let column = (i - text[..i].rfind('\n').map_or(0, |n| n + 1)) as u32;
     json!({"line": line, "character": column + offset})
@@ -57,16 +61,27 @@ impl Client {
 
     fn notify(&self, method: &str, params: Value) {
         let note = Notification::new(method.to_string(), params);
-        self.connection.sender.send(note.into()).expect("the server listens");
+        self.connection
+            .sender
+            .send(note.into())
+            .expect("the server listens");
     }
 
     fn request(&mut self, method: &str, params: Value) -> Response {
         self.next_id += 1;
         let id = RequestId::from(self.next_id);
         let request = Request::new(id.clone(), method.to_string(), params);
-        self.connection.sender.send(request.into()).expect("the server listens");
+        self.connection
+            .sender
+            .send(request.into())
+            .expect("the server listens");
         loop {
-            match self.connection.receiver.recv_timeout(DEADLINE).expect("an answer") {
+            match self
+                .connection
+                .receiver
+                .recv_timeout(DEADLINE)
+                .expect("an answer")
+            {
                 Message::Response(r) if r.id == id => return r,
                 Message::Notification(n) => self.notifications.push(n),
                 _ => {}
@@ -81,7 +96,8 @@ impl Client {
     }
 
     fn open(&self, name: &str, text: &str) {
-        let doc = json!({"uri": uri(&fixture(name)), "languageId": "tabula", "version": 1, "text": text});
+        let doc =
+            json!({"uri": uri(&fixture(name)), "languageId": "tabula", "version": 1, "text": text});
         self.notify("textDocument/didOpen", json!({"textDocument": doc}));
     }
 
@@ -95,9 +111,17 @@ impl Client {
                     && n.params["version"] == version
             });
             if let Some(n) = found {
-                return n.params["diagnostics"].as_array().cloned().unwrap_or_default();
+                return n.params["diagnostics"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
             }
-            match self.connection.receiver.recv_timeout(DEADLINE).expect("diagnostics") {
+            match self
+                .connection
+                .receiver
+                .recv_timeout(DEADLINE)
+                .expect("diagnostics")
+            {
                 Message::Notification(n) => self.notifications.push(n),
                 other => panic!("unexpected {other:?}"),
             }
@@ -137,7 +161,9 @@ fn check_cli(name: &str, text: &str) -> (u64, u64, String, String) {
     let _ = std::fs::remove_file(&path);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let first = stderr.lines().next().expect("a diagnostic");
-    let rest = first.strip_prefix(&format!("{}:", path.display())).expect("the file's name");
+    let rest = first
+        .strip_prefix(&format!("{}:", path.display()))
+        .expect("the file's name");
     let mut parts = rest.splitn(3, ':');
     let line: u64 = parts.next().unwrap().parse().unwrap();
     let column: u64 = parts.next().unwrap().parse().unwrap();
@@ -156,7 +182,11 @@ fn diagnostics_as_you_type_are_those_of_check() {
     // Two edits: `at` with one argument (an arity error), then a missing `.`.
     let edits = [
         ("true at(R, goal_at).", "true at(R).", "scratch_arity.rules"),
-        ("not does(R, step).", "not does(R, step)", "scratch_stop.rules"),
+        (
+            "not does(R, step).",
+            "not does(R, step)",
+            "scratch_stop.rules",
+        ),
     ];
     let mut current = text.clone();
     for (version, (old, new, scratch)) in (2..).zip(edits) {
@@ -171,9 +201,15 @@ fn diagnostics_as_you_type_are_those_of_check() {
         let published = client.diagnostics("race.rules", version);
         let (line, column, code, message) = check_cli(scratch, &current);
         let first = &published[0];
-        assert_eq!(first["range"]["start"], json!({"line": line - 1, "character": column - 1}));
+        assert_eq!(
+            first["range"]["start"],
+            json!({"line": line - 1, "character": column - 1})
+        );
         assert_eq!(first["code"], code.as_str());
-        assert_eq!(first["message"].as_str().unwrap().lines().next(), Some(message.as_str()));
+        assert_eq!(
+            first["message"].as_str().unwrap().lines().next(),
+            Some(message.as_str())
+        );
         assert_eq!(first["source"], "tabula");
     }
 }
@@ -190,9 +226,13 @@ fn at_text(text: &str, needle: &str) -> Value {
 fn a_variant_shows_the_errors_of_its_open_base_at_its_extends_line() {
     let mut client = Client::start();
     client.open("race_short.rules", &text_of("race_short.rules"));
-    assert_eq!(client.diagnostics("race_short.rules", 1), Vec::<Value>::new());
+    assert_eq!(
+        client.diagnostics("race_short.rules", 1),
+        Vec::<Value>::new()
+    );
     // The base, open and edited (not saved): `terminal` loses its `.`.
-    let broken = text_of("race.rules").replacen("goal_at).\ngoal(R, 100)", "goal_at)\ngoal(R, 100)", 1);
+    let broken =
+        text_of("race.rules").replacen("goal_at).\ngoal(R, 100)", "goal_at)\ngoal(R, 100)", 1);
     client.open("race.rules", &broken);
     let in_variant = client.diagnostics("race_short.rules", 1);
     let _ = in_variant;
@@ -205,16 +245,28 @@ fn a_variant_shows_the_errors_of_its_open_base_at_its_extends_line() {
         if all.len() >= 2 {
             break all[1].params["diagnostics"].clone();
         }
-        match client.connection.receiver.recv_timeout(DEADLINE).expect("diagnostics") {
+        match client
+            .connection
+            .receiver
+            .recv_timeout(DEADLINE)
+            .expect("diagnostics")
+        {
             Message::Notification(n) => client.notifications.push(n),
             other => panic!("unexpected {other:?}"),
         }
     };
     let first = &published[0];
     assert_eq!(first["code"], "E0001");
-    assert_eq!(first["range"]["start"], json!({"line": 0, "character": 0}), "at `extends`");
+    assert_eq!(
+        first["range"]["start"],
+        json!({"line": 0, "character": 0}),
+        "at `extends`"
+    );
     let message = first["message"].as_str().unwrap();
-    assert!(message.starts_with(&format!("in {}:17:", fixture("race.rules").display())), "{message}");
+    assert!(
+        message.starts_with(&format!("in {}:17:", fixture("race.rules").display())),
+        "{message}"
+    );
     let related = &first["relatedInformation"][0]["location"];
     assert_eq!(related["uri"], uri(&fixture("race.rules")));
 }
@@ -224,24 +276,42 @@ fn hover_tells_arity_definition_declaration_and_documentation() {
     let mut client = Client::start();
     client.open("race.rules", &text_of("race.rules"));
     let hover = |client: &mut Client, needle: &str, offset: u32| {
-        let result = client.result("textDocument/hover", client.position("race.rules", needle, offset));
-        result["contents"]["value"].as_str().unwrap_or_default().to_string()
+        let result = client.result(
+            "textDocument/hover",
+            client.position("race.rules", needle, offset),
+        );
+        result["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
     };
     let at = hover(&mut client, "true at(R, N), N <", 6);
     assert!(at.starts_with("**relation** `at/2` (arity 2)\n\ndefined at race.rules:7, race.rules:8, race.rules:15, race.rules:16"), "{at}");
-    assert!(at.ends_with("```\ninit at(x, 0).\n```\n\nWhere a player stands."), "{at}");
+    assert!(
+        at.ends_with("```\ninit at(x, 0).\n```\n\nWhere a player stands."),
+        "{at}"
+    );
     let step = hover(&mut client, "rule step", 6);
-    assert!(step.starts_with("**label** `step`\n\ndefined at race.rules:12"), "{step}");
+    assert!(
+        step.starts_with("**label** `step`\n\ndefined at race.rules:12"),
+        "{step}"
+    );
     assert!(step.ends_with("A step forward."), "{step}");
     let goal_at = hover(&mut client, "N < goal_at", 5);
-    assert!(goal_at.starts_with("**parameter** `goal_at`\n\ndefined at race.rules:4"), "{goal_at}");
+    assert!(
+        goal_at.starts_with("**parameter** `goal_at`\n\ndefined at race.rules:4"),
+        "{goal_at}"
+    );
     let turn = hover(&mut client, "turn x", 1);
     assert!(turn.starts_with("`turn`\n"), "{turn}");
     // `role` comes from the `roles` declaration (known once the checker
     // read the file).
     client.diagnostics("race.rules", 1);
     let role = hover(&mut client, "role(R), true", 1);
-    assert!(role.contains("generated by the `roles` declaration at race.rules:2: `roles x, o.`"), "{role}");
+    assert!(
+        role.contains("generated by the `roles` declaration at race.rules:2: `roles x, o.`"),
+        "{role}"
+    );
 }
 
 #[test]
@@ -250,26 +320,55 @@ fn definitions_and_references_cross_extends() {
     client.open("race_short.rules", &text_of("race_short.rules"));
     let base = uri(&fixture("race.rules"));
     let variant = uri(&fixture("race_short.rules"));
-    let found = client.result("textDocument/definition", client.position("race_short.rules", "replace step", 9));
-    assert_eq!(found, json!([{"uri": base, "range": {"start": {"line": 11, "character": 9}, "end": {"line": 11, "character": 13}}}]));
-    let found = client.result("textDocument/definition", client.position("race_short.rules", "N < goal_at", 5));
+    let found = client.result(
+        "textDocument/definition",
+        client.position("race_short.rules", "replace step", 9),
+    );
+    assert_eq!(
+        found,
+        json!([{"uri": base, "range": {"start": {"line": 11, "character": 9}, "end": {"line": 11, "character": 13}}}])
+    );
+    let found = client.result(
+        "textDocument/definition",
+        client.position("race_short.rules", "N < goal_at", 5),
+    );
     let places: Vec<(String, u64)> = found
         .as_array()
         .unwrap()
         .iter()
-        .map(|l| (l["uri"].as_str().unwrap().to_string(), l["range"]["start"]["line"].as_u64().unwrap()))
+        .map(|l| {
+            (
+                l["uri"].as_str().unwrap().to_string(),
+                l["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
         .collect();
-    assert_eq!(places, [(variant.clone(), 1), (base.clone(), 3)], "the variant's value, then the base's");
+    assert_eq!(
+        places,
+        [(variant.clone(), 1), (base.clone(), 3)],
+        "the variant's value, then the base's"
+    );
     // From the base: every use in the base and in the variant.
     client.open("race.rules", &text_of("race.rules"));
     let mut params = client.position("race.rules", "goal_at = 3", 0);
     params["context"] = json!({"includeDeclaration": true});
     let found = client.result("textDocument/references", params.clone());
-    let count = |uri: &str| found.as_array().unwrap().iter().filter(|l| l["uri"] == uri).count();
+    let count = |uri: &str| {
+        found
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["uri"] == uri)
+            .count()
+    };
     assert_eq!((count(&base), count(&variant)), (6, 2));
     params["context"] = json!({"includeDeclaration": false});
     let found = client.result("textDocument/references", params);
-    assert_eq!(found.as_array().unwrap().len(), 6, "without the two `param` lines");
+    assert_eq!(
+        found.as_array().unwrap().len(),
+        6,
+        "without the two `param` lines"
+    );
 }
 
 #[test]
@@ -281,15 +380,26 @@ fn rename_changes_the_base_and_its_variants() {
     let mut params = client.position("race.rules", "rule step", 5);
     params["newName"] = json!("stride");
     let edit = client.result("textDocument/rename", params);
-    assert_eq!(edit["changes"][&base], json!([{"range": {"start": {"line": 11, "character": 9}, "end": {"line": 11, "character": 13}}, "newText": "stride"}]));
-    assert_eq!(edit["changes"][&variant], json!([{"range": {"start": {"line": 2, "character": 8}, "end": {"line": 2, "character": 12}}, "newText": "stride"}]));
+    assert_eq!(
+        edit["changes"][&base],
+        json!([{"range": {"start": {"line": 11, "character": 9}, "end": {"line": 11, "character": 13}}, "newText": "stride"}])
+    );
+    assert_eq!(
+        edit["changes"][&variant],
+        json!([{"range": {"start": {"line": 2, "character": 8}, "end": {"line": 2, "character": 12}}, "newText": "stride"}])
+    );
     let mut params = client.position("race.rules", "init at", 5);
     params["newName"] = json!("pos");
     let edit = client.result("textDocument/rename", params);
     let edits = |uri: &str| edit["changes"][uri].as_array().map_or(0, Vec::len);
     assert_eq!((edits(&base), edits(&variant)), (10, 1));
     for (needle, offset, name, why) in [
-        ("role(R), true", 1, "player", "`role` is a name GDL reserves"),
+        (
+            "role(R), true",
+            1,
+            "player",
+            "`role` is a name GDL reserves",
+        ),
         ("init at", 5, "Pos", "`Pos` is not a name"),
         ("init at", 5, "legal", "`legal` is a name GDL reserves"),
     ] {
@@ -307,14 +417,33 @@ fn completion_offers_labels_names_parameters_and_keywords() {
     let text = format!("{}replace \nstep_done :- go", text_of("race_short.rules"));
     client.open("race_short.rules", &text);
     let labels = |result: Value| -> Vec<String> {
-        result.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_string()).collect()
+        result
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
     };
     let after_replace = json!({"textDocument": {"uri": uri(&fixture("race_short.rules"))}, "position": {"line": 3, "character": 8}});
-    assert_eq!(labels(client.result("textDocument/completion", after_replace)), ["step"]);
+    assert_eq!(
+        labels(client.result("textDocument/completion", after_replace)),
+        ["step"]
+    );
     let in_body = json!({"textDocument": {"uri": uri(&fixture("race_short.rules"))}, "position": {"line": 4, "character": 15}});
     let offered = client.result("textDocument/completion", in_body);
-    let kind_of = |label: &str| offered.as_array().unwrap().iter().find(|i| i["label"] == label).map(|i| i["kind"].clone());
-    assert_eq!(kind_of("goal_at"), Some(json!(21)), "a constant: the parameter");
+    let kind_of = |label: &str| {
+        offered
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["label"] == label)
+            .map(|i| i["kind"].clone())
+    };
+    assert_eq!(
+        kind_of("goal_at"),
+        Some(json!(21)),
+        "a constant: the parameter"
+    );
     assert_eq!(kind_of("at"), Some(json!(3)), "a function: the relation");
     assert_eq!(kind_of("step"), Some(json!(12)), "a value: a move's name");
     assert_eq!(kind_of("board"), None, "no keyword inside a rule");
@@ -327,35 +456,78 @@ fn completion_offers_labels_names_parameters_and_keywords() {
 fn symbols_of_the_document_and_of_the_workspace() {
     let mut client = Client::start();
     client.open("race.rules", &text_of("race.rules"));
-    let symbols = client.result("textDocument/documentSymbol", json!({"textDocument": {"uri": uri(&fixture("race.rules"))}}));
-    let names: Vec<String> = symbols.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap().to_string()).collect();
-    assert_eq!(names, ["roles", "turn", "goal_at", "init at/2", "steps", "next at/2", "terminal/0", "goal/2"]);
+    let symbols = client.result(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&fixture("race.rules"))}}),
+    );
+    let names: Vec<String> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "roles",
+            "turn",
+            "goal_at",
+            "init at/2",
+            "steps",
+            "next at/2",
+            "terminal/0",
+            "goal/2"
+        ]
+    );
     let steps = &symbols[4]["children"];
     assert_eq!(steps[0]["name"], "step");
-    assert_eq!(steps[0]["detail"], "can_step: rule step: can_step(R, step) :- role(R), true at(R, N), N < goal_at.");
+    assert_eq!(
+        steps[0]["detail"],
+        "can_step: rule step: can_step(R, step) :- role(R), true at(R, N), N < goal_at."
+    );
     let found = client.result("workspace/symbol", json!({"query": "GOAL_"}));
     let found: Vec<(String, String)> = found
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| (s["name"].as_str().unwrap().to_string(), s["containerName"].as_str().unwrap().to_string()))
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["containerName"].as_str().unwrap().to_string(),
+            )
+        })
         .collect();
-    assert!(found.contains(&("goal_at".to_string(), "race.rules".to_string())), "{found:?}");
-    assert!(found.contains(&("goal_at".to_string(), "race_short.rules".to_string())), "{found:?}");
+    assert!(
+        found.contains(&("goal_at".to_string(), "race.rules".to_string())),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("goal_at".to_string(), "race_short.rules".to_string())),
+        "{found:?}"
+    );
 }
 
 #[test]
 fn bad_requests_get_errors_and_the_server_goes_on() {
     let mut client = Client::start();
     let response = client.request("textDocument/hover", json!({"textDocument": 5}));
-    assert_eq!(response.error.expect("an error").code, lsp_server::ErrorCode::InvalidParams as i32);
+    assert_eq!(
+        response.error.expect("an error").code,
+        lsp_server::ErrorCode::InvalidParams as i32
+    );
     let response = client.request("textDocument/unknown", json!({}));
-    assert_eq!(response.error.expect("an error").code, lsp_server::ErrorCode::MethodNotFound as i32);
+    assert_eq!(
+        response.error.expect("an error").code,
+        lsp_server::ErrorCode::MethodNotFound as i32
+    );
     // A document nobody opened, positions far outside a document.
     let nowhere = json!({"textDocument": {"uri": "file:///no/such.rules"}, "position": {"line": 0, "character": 0}});
     assert_eq!(client.result("textDocument/hover", nowhere), Value::Null);
     client.open("race.rules", "p(");
     let far = json!({"textDocument": {"uri": uri(&fixture("race.rules"))}, "position": {"line": 99, "character": 99}});
-    assert_eq!(client.result("textDocument/definition", far.clone()), json!([]));
+    assert_eq!(
+        client.result("textDocument/definition", far.clone()),
+        json!([])
+    );
     assert_eq!(client.diagnostics("race.rules", 1)[0]["code"], "E0001");
 }

@@ -60,7 +60,10 @@ impl Server {
                 }
                 let mut body = vec![0; length];
                 output.read_exact(&mut body).expect("a body");
-                if send.send(serde_json::from_slice(&body).expect("JSON")).is_err() {
+                if send
+                    .send(serde_json::from_slice(&body).expect("JSON"))
+                    .is_err()
+                {
                     return;
                 }
             }
@@ -98,7 +101,10 @@ impl Server {
 
     fn response(&mut self, id: u64) -> Value {
         loop {
-            let message = self.messages.recv_timeout(DEADLINE).expect("the server answers");
+            let message = self
+                .messages
+                .recv_timeout(DEADLINE)
+                .expect("the server answers");
             if message["id"] == id {
                 return message;
             }
@@ -164,7 +170,10 @@ fn typing_every_shipped_game_never_stops_the_server() {
     assert!(games.len() >= 14, "{games:?}");
     for game in games {
         let text = std::fs::read_to_string(&game).expect("a game");
-        assert!(text.is_ascii(), "positions below count bytes as UTF-16 units");
+        assert!(
+            text.is_ascii(),
+            "positions below count bytes as UTF-16 units"
+        );
         let uri = format!("file://{}", std::fs::canonicalize(&game).unwrap().display());
         let doc = json!({"uri": uri, "languageId": "tabula", "version": 1, "text": ""});
         server.notify("textDocument/didOpen", json!({"textDocument": doc}));
@@ -184,7 +193,11 @@ fn typing_every_shipped_game_never_stops_the_server() {
                 "textDocument/hover",
                 json!({"textDocument": {"uri": uri}, "position": end_of(&typed)}),
             );
-            assert!(answer.get("error").is_none(), "{}: {answer}", game.display());
+            assert!(
+                answer.get("error").is_none(),
+                "{}: {answer}",
+                game.display()
+            );
         }
         assert_eq!(typed, text);
         // The whole text once more, so that its diagnostics are awaited
@@ -194,13 +207,24 @@ fn typing_every_shipped_game_never_stops_the_server() {
             "textDocument/didChange",
             json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
         );
-        assert_eq!(server.diagnostics(&uri, version), json!([]), "{}", game.display());
-        server.notify("textDocument/didClose", json!({"textDocument": {"uri": uri}}));
+        assert_eq!(
+            server.diagnostics(&uri, version),
+            json!([]),
+            "{}",
+            game.display()
+        );
+        server.notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": uri}}),
+        );
     }
     let answer = server.request("shutdown", Value::Null);
     assert_eq!(answer["result"], Value::Null);
     server.notify("exit", Value::Null);
-    assert_eq!(server.child.wait().expect("the server ends").code(), Some(0));
+    assert_eq!(
+        server.child.wait().expect("the server ends").code(),
+        Some(0)
+    );
 }
 
 #[test]
@@ -218,11 +242,20 @@ fn bytes_that_are_not_utf8_or_not_json_do_not_stop_the_server() {
         "textDocument/hover",
         json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}),
     );
-    assert!(answer["result"]["contents"]["value"].as_str().unwrap().starts_with("`roles`"), "{answer}");
+    assert!(
+        answer["result"]["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .starts_with("`roles`"),
+        "{answer}"
+    );
     let published = server.diagnostics(uri, 1);
     assert_eq!(published[0]["code"], "E0001", "{published}");
     let answer = server.request("shutdown", Value::Null);
     assert_eq!(answer["result"], Value::Null);
     server.notify("exit", Value::Null);
-    assert_eq!(server.child.wait().expect("the server ends").code(), Some(0));
+    assert_eq!(
+        server.child.wait().expect("the server ends").code(),
+        Some(0)
+    );
 }

@@ -61,7 +61,12 @@ fn read_frame(input: &mut impl BufRead) -> std::io::Result<Option<Vec<u8>>> {
     let mut length: Option<usize> = None;
     loop {
         let mut line = Vec::new();
-        if input.by_ref().take(MAX_HEADER_LINE).read_until(b'\n', &mut line)? == 0 {
+        if input
+            .by_ref()
+            .take(MAX_HEADER_LINE)
+            .read_until(b'\n', &mut line)?
+            == 0
+        {
             return Ok(None);
         }
         let line = String::from_utf8_lossy(&line);
@@ -80,14 +85,16 @@ fn read_frame(input: &mut impl BufRead) -> std::io::Result<Option<Vec<u8>>> {
     }
     let length = length.unwrap_or(0);
     if length > MAX_MESSAGE_BYTES {
-        std::io::copy(&mut input.by_ref().take(length as u64), &mut std::io::sink())?;
+        std::io::copy(
+            &mut input.by_ref().take(length as u64),
+            &mut std::io::sink(),
+        )?;
         return Ok(Some(Vec::new()));
     }
     let mut body = vec![0; length];
     input.read_exact(&mut body)?;
     Ok(Some(body))
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -97,8 +104,16 @@ mod tests {
     fn frames_survive_bad_bytes_and_bad_lengths() {
         let mut input: &[u8] = b"Content-Length: 3\r\n\r\n{\xff}\r\ncontent-length:2\r\n\r\n{}Content-Length: 99999999999\r\n\r\n";
         assert_eq!(read_frame(&mut input).unwrap(), Some(b"{\xff}".to_vec()));
-        assert_eq!(read_frame(&mut input).unwrap(), Some(b"{}".to_vec()), "case and spaces of the header");
-        assert_eq!(read_frame(&mut input).unwrap(), Some(Vec::new()), "too large: skipped");
+        assert_eq!(
+            read_frame(&mut input).unwrap(),
+            Some(b"{}".to_vec()),
+            "case and spaces of the header"
+        );
+        assert_eq!(
+            read_frame(&mut input).unwrap(),
+            Some(Vec::new()),
+            "too large: skipped"
+        );
         assert_eq!(read_frame(&mut input).unwrap(), None);
     }
 }

@@ -90,7 +90,8 @@ pub fn run(
     let mut to_lint: HashMap<Url, (i32, Loaded)> = HashMap::new();
     loop {
         let first = if to_lint.is_empty() {
-            jobs.recv().map_err(|_| crossbeam_channel::RecvTimeoutError::Disconnected)
+            jobs.recv()
+                .map_err(|_| crossbeam_channel::RecvTimeoutError::Disconnected)
         } else {
             jobs.recv_timeout(LINT_PAUSE)
         };
@@ -131,7 +132,9 @@ pub fn run(
 }
 
 fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
-    shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    shared
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Reads, checks and grounds a document; publishes what that finds and
@@ -149,11 +152,18 @@ fn check(
             .values()
             .map(|d| (d.path.clone(), d.text.clone()))
             .collect();
-        (doc.path.clone(), doc.version, doc.text.clone(), doc.syntax, overlay)
+        (
+            doc.path.clone(),
+            doc.version,
+            doc.text.clone(),
+            doc.syntax,
+            overlay,
+        )
     };
     let mut sources = SourceMap::with_overlay(overlay);
     let name = path.display().to_string();
-    let (diagnostics, sources, loaded) = match syntax::parse_str(&mut sources, &name, &text, syntax) {
+    let (diagnostics, sources, loaded) = match syntax::parse_str(&mut sources, &name, &text, syntax)
+    {
         Ok(program) => {
             let generated = generated(&program, &sources);
             lock(shared).generated.insert(path.clone(), generated);
@@ -173,7 +183,9 @@ fn check(
     if !current(shared, uri, version) {
         return None;
     }
-    lock(shared).published.insert(uri.clone(), converted.clone());
+    lock(shared)
+        .published
+        .insert(uri.clone(), converted.clone());
     publish(out, uri, Some(version), converted);
     loaded.map(|l| (version, l))
 }
@@ -200,7 +212,9 @@ fn lint(
     let mut all = loaded.warnings.clone();
     all.extend(warnings);
     let converted = convert(&all, &loaded.sources, text);
-    lock(shared).published.insert(uri.clone(), converted.clone());
+    lock(shared)
+        .published
+        .insert(uri.clone(), converted.clone());
     publish(out, uri, Some(version), converted);
 }
 
@@ -235,12 +249,9 @@ fn generated(program: &Program, sources: &SourceMap) -> Vec<Generated> {
         let Some(keyword) = program.meta.generated_by(rule.span) else {
             continue;
         };
-        let Some((decl, _)) = program
-            .meta
-            .declarations
-            .iter()
-            .find(|(d, _)| d.file == rule.span.file && d.start <= rule.span.start && rule.span.end <= d.end)
-        else {
+        let Some((decl, _)) = program.meta.declarations.iter().find(|(d, _)| {
+            d.file == rule.span.file && d.start <= rule.span.start && rule.span.end <= d.end
+        }) else {
             continue;
         };
         let head = &rule.head;
@@ -252,7 +263,9 @@ fn generated(program: &Program, sources: &SourceMap) -> Vec<Generated> {
                 crate::syntax::TermKind::App(f, args) => {
                     names.push((program.symbols.name(*f).to_string(), args.len()))
                 }
-                crate::syntax::TermKind::Const(c) => names.push((program.symbols.name(*c).to_string(), 0)),
+                crate::syntax::TermKind::Const(c) => {
+                    names.push((program.symbols.name(*c).to_string(), 0))
+                }
                 _ => {}
             }
         }
@@ -278,7 +291,11 @@ fn generated(program: &Program, sources: &SourceMap) -> Vec<Generated> {
 /// Diagnostics in the protocol's terms, for the file read first in
 /// `sources` (whose text is `text`): those that lie in another file (a
 /// base) stand at the `extends` line, with the place in the base.
-pub fn convert(diagnostics: &[Diagnostic], sources: &SourceMap, text: &str) -> Vec<lsp_types::Diagnostic> {
+pub fn convert(
+    diagnostics: &[Diagnostic],
+    sources: &SourceMap,
+    text: &str,
+) -> Vec<lsp_types::Diagnostic> {
     let main = crate::diag::FileId(0);
     let index = LineIndex::new(text);
     let extends_line = extends_range(text);
@@ -298,7 +315,9 @@ pub fn convert(diagnostics: &[Diagnostic], sources: &SourceMap, text: &str) -> V
             let mut message = d.message.clone();
             let mut related = Vec::new();
             let range = match d.span {
-                Some(span) if span.file == main => index.range(span.start as usize..span.end as usize),
+                Some(span) if span.file == main => {
+                    index.range(span.start as usize..span.end as usize)
+                }
                 Some(span) => {
                     let file = sources.file(span.file);
                     let (line, col) = file.line_col(span.start as usize);

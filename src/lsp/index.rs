@@ -65,14 +65,28 @@ pub struct Statement {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StatementKind {
     /// A rule or a fact, with its head's name and arity.
-    Clause { head: String, arity: usize },
+    Clause {
+        head: String,
+        arity: usize,
+    },
     /// `rule LABEL: ...` or `replace LABEL: ...`.
-    Labelled { label: String, head: String },
+    Labelled {
+        label: String,
+        head: String,
+    },
     /// A declaration with its keyword (`board`, `pieces`, ...).
-    Declaration { keyword: String },
-    Param { name: String },
-    Counter { name: String },
-    Drop { name: String },
+    Declaration {
+        keyword: String,
+    },
+    Param {
+        name: String,
+    },
+    Counter {
+        name: String,
+    },
+    Drop {
+        name: String,
+    },
     Extends,
 }
 
@@ -195,7 +209,11 @@ impl Builder<'_> {
                 replace,
                 clause,
             } => {
-                let role = if *replace { Role::Use } else { Role::Definition };
+                let role = if *replace {
+                    Role::Use
+                } else {
+                    Role::Definition
+                };
                 self.push(label, Namespace::Label, role, label_span.start, None, at);
                 let mut head_text = String::new();
                 if let StmtKind::Clause { head, body } = &clause.kind {
@@ -225,14 +243,22 @@ impl Builder<'_> {
                 value,
                 valid,
             } => {
-                self.push(name, Namespace::Name, Role::Parameter, name_span.start, None, at);
+                self.push(
+                    name,
+                    Namespace::Name,
+                    Role::Parameter,
+                    name_span.start,
+                    None,
+                    at,
+                );
                 for ex in std::iter::once(value).chain(valid) {
                     self.term(ex, false, Role::Use, at);
                 }
                 StatementKind::Param { name: name.clone() }
             }
             StmtKind::Extends { path } => {
-                self.index.extends = Some((path.clone(), self.range(stmt.span.start, stmt.span.end)));
+                self.index.extends =
+                    Some((path.clone(), self.range(stmt.span.start, stmt.span.end)));
                 StatementKind::Extends
             }
             StmtKind::Drop {
@@ -249,7 +275,14 @@ impl Builder<'_> {
             }
             StmtKind::Counter(counter) => {
                 let name = &counter.name;
-                self.push(name, Namespace::Name, Role::Definition, counter.name_span.start, None, at);
+                self.push(
+                    name,
+                    Namespace::Name,
+                    Role::Definition,
+                    counter.name_span.start,
+                    None,
+                    at,
+                );
                 self.term(&counter.start, false, Role::Use, at);
                 self.term(&counter.top, false, Role::Use, at);
                 for (_, lit) in &counter.when {
@@ -306,7 +339,9 @@ impl Builder<'_> {
             _ => Role::Use,
         };
         match &ex.kind {
-            ExKind::App(name, args) if atom && args.len() == 1 && FACT_WRAPPERS.contains(&name.as_str()) => {
+            ExKind::App(name, args)
+                if atom && args.len() == 1 && FACT_WRAPPERS.contains(&name.as_str()) =>
+            {
                 self.term(&args[0], true, role, at);
             }
             ExKind::App(name, args) => {
@@ -319,7 +354,14 @@ impl Builder<'_> {
             }
             ExKind::Name(name) => {
                 let role = if atom { role } else { inner_role };
-                self.push(name, Namespace::Name, role, ex.span.start, atom.then_some(0), at);
+                self.push(
+                    name,
+                    Namespace::Name,
+                    role,
+                    ex.span.start,
+                    atom.then_some(0),
+                    at,
+                );
             }
             ExKind::Arith(_, a, b) | ExKind::Range(a, b) => {
                 self.term(a, false, inner_role, at);
@@ -342,7 +384,11 @@ impl Builder<'_> {
         statement: usize,
     ) {
         let start = start as usize;
-        let Some(found) = self.text.get(start..).and_then(|rest| find_name(rest, name)) else {
+        let Some(found) = self
+            .text
+            .get(start..)
+            .and_then(|rest| find_name(rest, name))
+        else {
             return;
         };
         self.index.occurrences.push(Occurrence {
@@ -418,25 +464,58 @@ fn kif_index(text: &str) -> FileIndex {
 }
 
 impl Builder<'_> {
-    fn kif_atom(&mut self, atom: &Atom, role: Role, at: usize, name: &dyn Fn(crate::symbols::Sym) -> String) {
+    fn kif_atom(
+        &mut self,
+        atom: &Atom,
+        role: Role,
+        at: usize,
+        name: &dyn Fn(crate::symbols::Sym) -> String,
+    ) {
         let rel = name(atom.rel);
         if FACT_WRAPPERS.contains(&rel.as_str()) && atom.args.len() == 1 {
             return self.kif_term(&atom.args[0], Some(role), at, name);
         }
-        self.push(&rel, Namespace::Name, role, atom.span.start, Some(atom.args.len()), at);
+        self.push(
+            &rel,
+            Namespace::Name,
+            role,
+            atom.span.start,
+            Some(atom.args.len()),
+            at,
+        );
         for arg in &atom.args {
             self.kif_term(arg, None, at, name);
         }
     }
 
     /// A term; `atom_role`: the role of its name when it stands for an atom.
-    fn kif_term(&mut self, term: &Term, atom_role: Option<Role>, at: usize, name: &dyn Fn(crate::symbols::Sym) -> String) {
+    fn kif_term(
+        &mut self,
+        term: &Term,
+        atom_role: Option<Role>,
+        at: usize,
+        name: &dyn Fn(crate::symbols::Sym) -> String,
+    ) {
         let role = atom_role.unwrap_or(Role::Use);
         let arity = |n| atom_role.map(|_| n);
         match &term.kind {
-            TermKind::Const(c) => self.push(&name(*c), Namespace::Name, role, term.span.start, arity(0), at),
+            TermKind::Const(c) => self.push(
+                &name(*c),
+                Namespace::Name,
+                role,
+                term.span.start,
+                arity(0),
+                at,
+            ),
             TermKind::App(f, args) => {
-                self.push(&name(*f), Namespace::Name, role, term.span.start, arity(args.len()), at);
+                self.push(
+                    &name(*f),
+                    Namespace::Name,
+                    role,
+                    term.span.start,
+                    arity(args.len()),
+                    at,
+                );
                 for arg in args {
                     self.kif_term(arg, None, at, name);
                 }
@@ -449,7 +528,12 @@ impl Builder<'_> {
         }
     }
 
-    fn kif_literal(&mut self, lit: &Literal, at: usize, name: &dyn Fn(crate::symbols::Sym) -> String) {
+    fn kif_literal(
+        &mut self,
+        lit: &Literal,
+        at: usize,
+        name: &dyn Fn(crate::symbols::Sym) -> String,
+    ) {
         match lit {
             Literal::Pos(atom) => self.kif_atom(atom, Role::Use, at, name),
             Literal::Not(inner, _) => self.kif_literal(inner, at, name),
@@ -524,7 +608,10 @@ mod tests {
         assert_eq!(index.occurrences[4].namespace, Namespace::Section);
         assert!(index.declares_parameter("size"));
         assert_eq!(index.sections.len(), 1);
-        assert_eq!(&text[index.sections[0].range.clone()], "section capture {\n  rule take: p(size) :- q.\n}");
+        assert_eq!(
+            &text[index.sections[0].range.clone()],
+            "section capture {\n  rule take: p(size) :- q.\n}"
+        );
         let in_section: Vec<_> = index.statements.iter().map(|s| s.section).collect();
         assert_eq!(in_section, [None, None, Some(0), None, None]);
     }
@@ -535,9 +622,17 @@ mod tests {
         let index = index(text);
         assert_eq!(shown(&index), ["x@6 Declared None", "o@9 Declared None"]);
         let text = "roles x, o.\np(a) :- q.\nr(b";
-        assert_eq!(shown(&self::index(text)).len(), 5, "{:?}", shown(&self::index(text)));
+        assert_eq!(
+            shown(&self::index(text)).len(),
+            5,
+            "{:?}",
+            shown(&self::index(text))
+        );
         let text = "extends \"base.rules\".\nr(b).";
-        assert_eq!(self::index(text).extends, Some(("base.rules".to_string(), 0..21)));
+        assert_eq!(
+            self::index(text).extends,
+            Some(("base.rules".to_string(), 0..21))
+        );
     }
 
     #[test]

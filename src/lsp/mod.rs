@@ -40,12 +40,14 @@ use workspace::Workspace;
 
 fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
-        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
-            open_close: Some(true),
-            change: Some(TextDocumentSyncKind::INCREMENTAL),
-            save: Some(TextDocumentSyncSaveOptions::Supported(true)),
-            ..Default::default()
-        })),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                ..Default::default()
+            },
+        )),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
@@ -91,7 +93,9 @@ pub fn serve(connection: Connection) -> i32 {
             Message::Request(request) => {
                 if request.method == "shutdown" {
                     code = 0;
-                    let _ = connection.sender.send(Response::new_ok(request.id, ()).into());
+                    let _ = connection
+                        .sender
+                        .send(Response::new_ok(request.id, ()).into());
                     continue;
                 }
                 let id = request.id.clone();
@@ -110,9 +114,8 @@ pub fn serve(connection: Connection) -> i32 {
             }
             Message::Notification(note) if note.method == "exit" => break,
             Message::Notification(note) => {
-                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    server.notice(note)
-                }));
+                let _ =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.notice(note)));
             }
             Message::Response(_) => {}
         }
@@ -163,7 +166,12 @@ impl Server {
             HoverRequest::METHOD => {
                 let p: lsp_types::HoverParams = params(request)?;
                 let at = p.text_document_position_params;
-                serde_json::to_value(features::hover(ws, shared, &at.text_document.uri, at.position))
+                serde_json::to_value(features::hover(
+                    ws,
+                    shared,
+                    &at.text_document.uri,
+                    at.position,
+                ))
             }
             GotoDefinition::METHOD => {
                 let p: lsp_types::GotoDefinitionParams = params(request)?;
@@ -175,7 +183,12 @@ impl Server {
                 let p: lsp_types::ReferenceParams = params(request)?;
                 let at = p.text_document_position;
                 let with = p.context.include_declaration;
-                serde_json::to_value(features::references(ws, &at.text_document.uri, at.position, with))
+                serde_json::to_value(features::references(
+                    ws,
+                    &at.text_document.uri,
+                    at.position,
+                    with,
+                ))
             }
             Completion::METHOD => {
                 let p: lsp_types::CompletionParams = params(request)?;
@@ -186,10 +199,15 @@ impl Server {
             Rename::METHOD => {
                 let p: lsp_types::RenameParams = params(request)?;
                 let at = p.text_document_position;
-                match features::rename(ws, shared, &at.text_document.uri, at.position, &p.new_name) {
+                match features::rename(ws, shared, &at.text_document.uri, at.position, &p.new_name)
+                {
                     Ok(edit) => serde_json::to_value(edit),
                     Err(why) => {
-                        return Err(Response::new_err(request.id.clone(), ErrorCode::InvalidRequest as i32, why));
+                        return Err(Response::new_err(
+                            request.id.clone(),
+                            ErrorCode::InvalidRequest as i32,
+                            why,
+                        ));
                     }
                 }
             }
@@ -216,7 +234,9 @@ impl Server {
     fn notice(&mut self, note: Notification) {
         let uri = match note.method.as_str() {
             DidOpenTextDocument::METHOD => {
-                let Ok(p) = note.extract::<lsp_types::DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD) else {
+                let Ok(p) = note
+                    .extract::<lsp_types::DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD)
+                else {
                     return;
                 };
                 let doc = p.text_document;
@@ -224,7 +244,9 @@ impl Server {
                 doc.uri
             }
             DidChangeTextDocument::METHOD => {
-                let Ok(p) = note.extract::<lsp_types::DidChangeTextDocumentParams>(DidChangeTextDocument::METHOD) else {
+                let Ok(p) = note.extract::<lsp_types::DidChangeTextDocumentParams>(
+                    DidChangeTextDocument::METHOD,
+                ) else {
                     return;
                 };
                 let doc = p.text_document;
@@ -236,13 +258,17 @@ impl Server {
                 doc.uri
             }
             DidSaveTextDocument::METHOD => {
-                let Ok(p) = note.extract::<lsp_types::DidSaveTextDocumentParams>(DidSaveTextDocument::METHOD) else {
+                let Ok(p) = note
+                    .extract::<lsp_types::DidSaveTextDocumentParams>(DidSaveTextDocument::METHOD)
+                else {
                     return;
                 };
                 p.text_document.uri
             }
             DidCloseTextDocument::METHOD => {
-                let Ok(p) = note.extract::<lsp_types::DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD) else {
+                let Ok(p) = note
+                    .extract::<lsp_types::DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD)
+                else {
                     return;
                 };
                 let uri = p.text_document.uri;

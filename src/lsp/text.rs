@@ -103,9 +103,17 @@ mod tests {
         let text = "ab\n\u{1F3B2}x\n";
         let index = LineIndex::new(text);
         assert_eq!(index.position(3), Position::new(1, 0));
-        assert_eq!(index.position(7), Position::new(1, 2), "the die is two units");
+        assert_eq!(
+            index.position(7),
+            Position::new(1, 2),
+            "the die is two units"
+        );
         assert_eq!(index.offset(Position::new(1, 2)), 7);
-        assert_eq!(index.offset(Position::new(1, 1)), 7, "inside the die: after it");
+        assert_eq!(
+            index.offset(Position::new(1, 1)),
+            7,
+            "inside the die: after it"
+        );
         assert_eq!(index.offset(Position::new(0, 99)), 2, "past the line's end");
         assert_eq!(index.offset(Position::new(9, 0)), text.len());
         assert_eq!(index.position(5), Position::new(1, 0), "inside a character");
@@ -122,14 +130,21 @@ mod tests {
         apply_change(&mut text, change(0, 2, 0, 3, "bb"));
         assert_eq!(text, "p(bb).\nq.\n");
         apply_change(&mut text, change(5, 0, 1, 0, "r."));
-        assert_eq!(text, "p(bb).\nq.\nr.", "a start past the end inserts at the end");
+        assert_eq!(
+            text, "p(bb).\nq.\nr.",
+            "a start past the end inserts at the end"
+        );
     }
 
     #[test]
     fn words_under_the_cursor() {
         let text = "goal(R, 100) :- E0101.";
         assert_eq!(word_at(text, 2).map(|w| w.0), Some("goal"));
-        assert_eq!(word_at(text, 4).map(|w| w.0), Some("goal"), "right after it");
+        assert_eq!(
+            word_at(text, 4).map(|w| w.0),
+            Some("goal"),
+            "right after it"
+        );
         assert_eq!(word_at(text, 17).map(|w| w.0), Some("E0101"));
         assert_eq!(word_at(text, 13), None);
     }

@@ -144,7 +144,8 @@ impl Workspace {
             text,
             syntax,
         });
-        self.disk.insert(path.to_path_buf(), (modified, size, file.clone()));
+        self.disk
+            .insert(path.to_path_buf(), (modified, size, file.clone()));
         Some(file)
     }
 
@@ -157,7 +158,11 @@ impl Workspace {
             let Some((base, _)) = &last.index.extends else {
                 break;
             };
-            let dir = last.path.parent().map(Path::to_path_buf).unwrap_or_default();
+            let dir = last
+                .path
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default();
             let target = dir.join(base);
             let target = std::fs::canonicalize(&target).unwrap_or(target);
             if chain.iter().any(|f| f.path == target) {
