@@ -2,8 +2,6 @@
 files, edit them, and check diagnostics, hover, definition, references,
 completion and rename exactly."""
 
-import pathlib
-import shutil
 
 import pytest
 from lsprotocol import types
