@@ -3,20 +3,21 @@
 //! In: the Language Server Protocol's messages on a [`Connection`] (the
 //! CLI connects it to standard input and output). Out: its answers. The
 //! protocol's types come from `lsp-types`, its messages and handshake from
-//! `lsp-server`. Each request is
-//! answered on this thread from the [`workspace`]'s indexes ([`features`]);
-//! the diagnostics are made on a thread of their own ([`check`]), so no
-//! request waits for grounding or playouts. A request that panics is
-//! answered with an error and the server goes on.
+//! `lsp-server`. Each request is answered on the thread of [`serve`] from
+//! the `workspace`'s indexes (`features`); the diagnostics are made on a
+//! thread of their own (`check`), so no request waits for grounding or
+//! playouts. A request that panics is answered with an error and the
+//! server goes on.
 //!
-//! Formatting is not offered yet: it is one more arm of [`answer`] calling
-//! a formatter on the document's text and replacing it whole.
+//! Formatting is not offered yet: it is one more arm of `Server::result`
+//! calling a formatter on the document's text and replacing it whole, and
+//! `document_formatting_provider` in `capabilities`.
 
 mod check;
 mod docs;
 mod features;
-pub mod index;
-pub mod text;
+mod index;
+mod text;
 mod workspace;
 
 use check::{Job, Shared, Snapshot};
@@ -38,6 +39,7 @@ use lsp_types::{
 use std::sync::{Arc, Mutex};
 use workspace::Workspace;
 
+/// What the server answers.
 fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Options(
