@@ -141,12 +141,6 @@ impl FileIndex {
             .iter()
             .filter(move |o| o.namespace == namespace && o.name == name)
     }
-
-    /// Whether `name` is a parameter this file declares.
-    pub fn declares_parameter(&self, name: &str) -> bool {
-        self.occurrences_of(name, Namespace::Name)
-            .any(|o| o.role == Role::Parameter)
-    }
 }
 
 struct Builder<'a> {
@@ -606,7 +600,6 @@ mod tests {
         );
         assert_eq!(index.occurrences[5].namespace, Namespace::Label);
         assert_eq!(index.occurrences[4].namespace, Namespace::Section);
-        assert!(index.declares_parameter("size"));
         assert_eq!(index.sections.len(), 1);
         assert_eq!(
             &text[index.sections[0].range.clone()],
