@@ -7,7 +7,7 @@
 //! a game file (`tabula fmt`). Front ends: [`front`] (moves typed as
 //! text, positions as text), [`render`] (boards), [`repl`] (the
 //! session behind `tabula repl`), [`serve`] (the page and JSON API of
-//! `tabula serve`) and `cli`. The library never prints; only
+//! `tabula serve`), [`lsp`] (the language server) and `cli`. The library never prints; only
 //! `cli` talks to a terminal. Leaves that every stage shares: [`symbols`]
 //! (interned names), [`diag`] (diagnostics and source positions), [`gdl`]
 //! (the reserved names of GDL) and `scc` (strongly connected components).
@@ -23,6 +23,7 @@ pub mod front;
 pub mod gdl;
 pub mod ground;
 pub mod load;
+pub mod lsp;
 pub mod render;
 pub mod repl;
 mod scc;

@@ -43,6 +43,7 @@ mod bench;
 mod chance;
 mod check;
 mod fmt;
+mod lsp;
 mod match_;
 mod perft;
 mod play;
@@ -93,6 +94,8 @@ enum Command {
     Serve(serve::Args),
     /// Lay game files out in the canonical layout (in place, or `--check`).
     Fmt(fmt::Args),
+    /// A language server for editors, over standard input and output.
+    Lsp(lsp::Args),
 }
 
 /// Options of every command that opens games.
@@ -160,6 +163,7 @@ pub fn main() -> i32 {
         Command::Render(args) => render::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Fmt(args) => fmt::run(args),
+        Command::Lsp(args) => lsp::run(args),
     }
 }
 

@@ -92,6 +92,9 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 #[derive(Clone, Debug, Default)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
+    /// Texts that stand for files on disk (an editor's unsaved buffers):
+    /// a base that `extends` names is read from here first.
+    overlay: Vec<(std::path::PathBuf, String)>,
 }
 
 impl SourceMap {
@@ -109,6 +112,23 @@ impl SourceMap {
         let end = floor_char_boundary(text, (span.end as usize).min(text.len()));
         let start = floor_char_boundary(text, (span.start as usize).min(end));
         &text[start..end]
+    }
+
+    /// A map whose loads read `texts` instead of the files at those paths
+    /// (given as `std::fs::canonicalize` gives them).
+    pub fn with_overlay(texts: Vec<(std::path::PathBuf, String)>) -> SourceMap {
+        SourceMap {
+            files: Vec::new(),
+            overlay: texts,
+        }
+    }
+
+    /// The overlaid text of the file at a canonical path, if there is one.
+    pub fn overlaid(&self, path: &std::path::Path) -> Option<&str> {
+        self.overlay
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, text)| text.as_str())
     }
 
     pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {

@@ -16,7 +16,7 @@
 
 mod desugar;
 mod lower;
-pub(crate) mod parser;
+pub mod parser;
 mod variant;
 
 pub use super::print::{show_literal, show_rule};
@@ -184,7 +184,11 @@ fn collect(
         ));
         return own;
     }
-    let text = match super::read_source(&target) {
+    let read = match sources.overlaid(&target_canon) {
+        Some(text) => Ok(text.to_string()),
+        None => super::read_source(&target),
+    };
+    let text = match read {
         Ok(t) => t,
         Err(e) => {
             errors.push(Diagnostic::error(codes::EXTENDS, span, e.to_string()));
