@@ -32,7 +32,7 @@ pub enum Role {
     Definition,
     /// A `param` declaration.
     Parameter,
-    /// A term of a declaration (`pieces pawn: ...`): the declaration
+    /// A term of a declaration (`pieces KIND: ...`): the declaration
     /// introduces the name or refers to it.
     Declared,
     /// Any other occurrence: a body literal, an argument, `replace`, `drop`.
@@ -630,11 +630,16 @@ mod tests {
 
     #[test]
     fn every_prefix_of_a_game_indexes_within_the_text() {
-        let text = include_str!("../../games/variants/tablan_entry_two.rules");
-        for end in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
-            let index = index(&text[..end]);
-            for o in &index.occurrences {
-                assert_eq!(&text[o.range.clone()], o.name, "prefix of {end} bytes");
+        let games = [
+            include_str!("../../tests/lsp/fixtures/race.rules"),
+            include_str!("../../tests/lsp/fixtures/race_short.rules"),
+        ];
+        for text in games {
+            for end in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                let index = index(&text[..end]);
+                for o in &index.occurrences {
+                    assert_eq!(&text[o.range.clone()], o.name, "prefix of {end} bytes");
+                }
             }
         }
     }

@@ -52,8 +52,8 @@ pub struct Workspace {
 }
 
 /// The path a document's URI names, made canonical when the file exists
-/// (so that a base named `../tablan.rules` is the same file as an open
-/// `games/tablan.rules`).
+/// (so that a base named `../base.rules` from a variant's folder is the
+/// same file as the open `base.rules`).
 pub fn path_of(uri: &Url) -> PathBuf {
     let path = uri
         .to_file_path()
