@@ -31,21 +31,30 @@ pub struct Args {
     pub seed: Option<u64>,
 }
 
-pub fn run(args: Args) -> i32 {
-    let loaded = match open_game(&args.game) {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
-    let Ok(params) = args.game.options.overrides() else {
-        return EXIT_USAGE;
+/// A session on the game of `game`, seeded by `seed` or the clock; the
+/// exit code when the game does not open (its diagnostics printed).
+pub(super) fn open_session(game: &GameArgs, seed: Option<u64>) -> Result<Session, i32> {
+    let loaded = open_game(game)?;
+    let Ok(params) = game.options.overrides() else {
+        return Err(EXIT_USAGE);
     };
     let origin = Origin {
-        path: args.game.file.clone(),
-        syntax: args.game.options.syntax(),
+        path: game.file.clone(),
+        syntax: game.options.syntax(),
         params,
     };
-    let seed = args.seed.unwrap_or_else(clock_seed);
-    let mut session = Session::new(loaded.game, origin, seed);
+    Ok(Session::new(
+        loaded.game,
+        origin,
+        seed.unwrap_or_else(clock_seed),
+    ))
+}
+
+pub fn run(args: Args) -> i32 {
+    let mut session = match open_session(&args.game, args.seed) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
     let failed = if std::io::stdin().is_terminal() {
         session.set_color(use_color(&std::io::stdout()));
         session.set_progress(progress_line());

@@ -8,8 +8,7 @@
 //! Holds: a bad request gets an error response and the server goes on; a
 //! body larger than [`MAX_BODY`] is refused unread.
 
-use super::{EXIT_USAGE, GameArgs, clock_seed, open_game};
-use crate::repl::{Origin, Session};
+use super::{EXIT_USAGE, GameArgs};
 use crate::serve::{MAX_BODY, Response, Server};
 use std::io::{Read, Write};
 use std::net::IpAddr;
@@ -32,19 +31,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> i32 {
-    let loaded = match open_game(&args.game) {
-        Ok(l) => l,
+    let session = match super::repl::open_session(&args.game, args.seed) {
+        Ok(s) => s,
         Err(code) => return code,
     };
-    let Ok(params) = args.game.options.overrides() else {
-        return EXIT_USAGE;
-    };
-    let origin = Origin {
-        path: args.game.file.clone(),
-        syntax: args.game.options.syntax(),
-        params,
-    };
-    let session = Session::new(loaded.game, origin, args.seed.unwrap_or_else(clock_seed));
     let server = match tiny_http::Server::http((args.bind, args.port)) {
         Ok(s) => s,
         Err(e) => {
