@@ -607,23 +607,27 @@ fn seed5_defence_wins_with_fewer_attackers_than_hits_needed() {
     assert_eq!(s.goals(&after), result(50, 50));
 }
 
+/// South defends with one unit left, on sq(5, 1) under north's unit on
+/// sq(5, 2); the offensive is used; north throws a 1.
+const LAST_DEFENDER_EXPOSED: [&str; 9] = [
+    "unit(sq(5, 2), north)",
+    "unit(sq(0, 9), north)",
+    "unit(sq(9, 9), north)",
+    "unit(sq(5, 1), south)",
+    "defends(south)",
+    "offensive_used",
+    "hits(0)",
+    "control(north)",
+    "thrown(1)",
+];
+
 /// Seed 5.5: the last defender is taken; with the offensive used the
 /// defender no longer throws, and the attacker's next 6 throws are
 /// counted; after the 6th, nobody having won, the game is drawn.
 #[test]
 fn seed5_survival_six_attacker_throws_then_draw() {
     let s = base();
-    let p = s.state(&at_start_of_count(&[
-        "unit(sq(5, 2), north)",
-        "unit(sq(0, 9), north)",
-        "unit(sq(9, 9), north)",
-        "unit(sq(5, 1), south)",
-        "defends(south)",
-        "offensive_used",
-        "hits(0)",
-        "control(north)",
-        "thrown(1)",
-    ]));
+    let p = s.state(&at_start_of_count(&LAST_DEFENDER_EXPOSED));
     assert_eq!(
         s.legal(&p, "north"),
         sorted(&[
@@ -1584,17 +1588,7 @@ const SHORT_SIEGE: &str = "games/variants/generals_short_siege.rules";
 fn variant_short_siege_ends_after_three_throws() {
     let s = Scenario::open(SHORT_SIEGE, &[]);
     assert_eq!(s.game.meta.title.as_deref(), Some("Generals (short siege)"));
-    let p = s.state(&at_start_of_count(&[
-        "unit(sq(5, 2), north)",
-        "unit(sq(0, 9), north)",
-        "unit(sq(9, 9), north)",
-        "unit(sq(5, 1), south)",
-        "defends(south)",
-        "offensive_used",
-        "hits(0)",
-        "control(north)",
-        "thrown(1)",
-    ]));
+    let p = s.state(&at_start_of_count(&LAST_DEFENDER_EXPOSED));
     let mut state = s.play(&p, &[("north", "move(sq(5, 2), s)"), ("random", "d6(1)")]);
     assert!(!s.is_terminal(&state));
     for k in 1..=3 {
