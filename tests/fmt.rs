@@ -8,6 +8,7 @@
 
 mod common;
 
+use common::rules_files;
 use std::path::{Path, PathBuf};
 use tabula::syntax::{self, FileId, Overrides, SourceMap, Syntax};
 
@@ -22,24 +23,6 @@ fn read(path: &Path) -> String {
 fn format(text: &str, syntax: Syntax, name: &str) -> String {
     tabula::format::format(text, syntax, FileId(0))
         .unwrap_or_else(|d| panic!("{name} does not format: {d:?}"))
-}
-
-/// Every `.rules` file under `dir`, relative to the crate root.
-fn rules_files(dir: &str) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut folders = vec![root().join(dir)];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).expect("a folder") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                folders.push(path);
-            } else if path.extension().is_some_and(|e| e == "rules") {
-                found.push(path.strip_prefix(root()).expect("inside").to_path_buf());
-            }
-        }
-    }
-    found.sort();
-    found
 }
 
 /// A program as text with every source position left out: two texts that

@@ -10,6 +10,9 @@
 //! clean. Then bytes that are not UTF-8 and frames that are not JSON: the
 //! server must go on answering.
 
+mod common;
+
+use common::rules_files;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -151,22 +154,11 @@ fn end_of(text: &str) -> Value {
     json!({"line": line, "character": character})
 }
 
-fn games() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut found: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("games/")
-        .chain(std::fs::read_dir(root.join("variants")).expect("games/variants/"))
-        .map(|e| e.expect("an entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
-        .collect();
-    found.sort();
-    found
-}
-
 #[test]
 fn typing_every_shipped_game_never_stops_the_server() {
     let mut server = Server::start();
-    let games = games();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let games: Vec<PathBuf> = rules_files("games").iter().map(|p| root.join(p)).collect();
     assert!(games.len() >= 14, "{games:?}");
     for game in games {
         let text = std::fs::read_to_string(&game).expect("a game");

@@ -7,6 +7,9 @@
 //! declarations of docs/LANGUAGE.md and the keywords of grammar/rules.pest)
 //! as a keyword.
 
+mod common;
+
+use common::rules_files;
 use regex::Regex;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -205,28 +208,11 @@ fn a_line_tokenizes_exactly() {
     );
 }
 
-fn shipped_games() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut found = Vec::new();
-    let mut folders = vec![root.join("games")];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).expect("a folder") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                folders.push(path);
-            } else if path.extension().is_some_and(|e| e == "rules") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
-}
-
 #[test]
 fn every_shipped_game_is_scoped_throughout() {
     let patterns = patterns();
-    let games = shipped_games();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let games: Vec<PathBuf> = rules_files("games").iter().map(|p| root.join(p)).collect();
     assert!(games.len() >= 14, "{games:?}");
     let words = keywords();
     let mut keywords_seen = BTreeSet::new();

@@ -199,6 +199,26 @@ pub fn absolute(rel: &str) -> String {
     path.display().to_string()
 }
 
+/// Every `.rules` file under a folder of the repository, its subfolders
+/// included, relative to the crate root and sorted.
+pub fn rules_files(dir: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    let mut folders = vec![root.join(dir)];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("a folder") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "rules") {
+                found.push(path.strip_prefix(root).expect("inside").to_path_buf());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
 /// Sorted owned strings, for comparing with `legal` and `facts`.
 pub fn sorted(items: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = items.iter().map(|s| s.to_string()).collect();
