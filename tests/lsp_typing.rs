@@ -14,6 +14,7 @@ mod common;
 
 use common::rules_files;
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -31,9 +32,20 @@ struct Server {
     input: ChildStdin,
     messages: Receiver<Value>,
     next_id: u64,
+    /// The last diagnostics published per URI, with their version, kept
+    /// when they arrive while a response is awaited.
+    published: HashMap<String, (Value, Value)>,
 }
 
 impl Server {
+    /// `shutdown`, then `exit`: the server answers and ends with code 0.
+    fn shut_down(mut self) {
+        let answer = self.request("shutdown", Value::Null);
+        assert_eq!(answer["result"], Value::Null);
+        self.notify("exit", Value::Null);
+        assert_eq!(self.child.wait().expect("the server ends").code(), Some(0));
+    }
+
     fn start() -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
             .arg("lsp")
@@ -76,6 +88,7 @@ impl Server {
             input,
             messages,
             next_id: 0,
+            published: HashMap::new(),
         };
         server.request("initialize", json!({"capabilities": {}}));
         server.notify("initialized", json!({}));
@@ -111,19 +124,32 @@ impl Server {
             if message["id"] == id {
                 return message;
             }
+            self.keep(message);
         }
     }
 
-    /// The diagnostics published for `uri` at `version`.
+    /// Keeps a message if it publishes diagnostics (the last per URI).
+    fn keep(&mut self, message: Value) {
+        if message["method"] == "textDocument/publishDiagnostics" {
+            let params = &message["params"];
+            if let Some(uri) = params["uri"].as_str() {
+                let entry = (params["version"].clone(), params["diagnostics"].clone());
+                self.published.insert(uri.to_string(), entry);
+            }
+        }
+    }
+
+    /// The diagnostics published for `uri` at `version`, whether they came
+    /// before or after the last response.
     fn diagnostics(&mut self, uri: &str, version: u64) -> Value {
         loop {
-            let m = self.messages.recv_timeout(DEADLINE).expect("diagnostics");
-            if m["method"] == "textDocument/publishDiagnostics"
-                && m["params"]["uri"] == uri
-                && m["params"]["version"] == version
+            if let Some((v, diagnostics)) = self.published.get(uri)
+                && *v == version
             {
-                return m["params"]["diagnostics"].clone();
+                return diagnostics.clone();
             }
+            let m = self.messages.recv_timeout(DEADLINE).expect("diagnostics");
+            self.keep(m);
         }
     }
 }
@@ -210,13 +236,7 @@ fn typing_every_shipped_game_never_stops_the_server() {
             json!({"textDocument": {"uri": uri}}),
         );
     }
-    let answer = server.request("shutdown", Value::Null);
-    assert_eq!(answer["result"], Value::Null);
-    server.notify("exit", Value::Null);
-    assert_eq!(
-        server.child.wait().expect("the server ends").code(),
-        Some(0)
-    );
+    server.shut_down();
 }
 
 #[test]
@@ -243,11 +263,5 @@ fn bytes_that_are_not_utf8_or_not_json_do_not_stop_the_server() {
     );
     let published = server.diagnostics(uri, 1);
     assert_eq!(published[0]["code"], "E0001", "{published}");
-    let answer = server.request("shutdown", Value::Null);
-    assert_eq!(answer["result"], Value::Null);
-    server.notify("exit", Value::Null);
-    assert_eq!(
-        server.child.wait().expect("the server ends").code(),
-        Some(0)
-    );
+    server.shut_down();
 }
