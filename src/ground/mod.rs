@@ -127,33 +127,41 @@ impl Ground {
     /// `next` and `init` are split by the functor of their fact (`next on`),
     /// `next` being most of many games.
     pub fn largest_relations(&self, count: usize) -> Vec<RelationSize> {
-        let name = |atom: &GroundAtom| {
-            let rel = self.symbols.name(atom.rel);
-            let inner = match rel {
-                "next" | "init" => atom.args.first(),
-                _ => None,
-            };
-            match inner.map(|&t| self.terms.term(t)) {
-                Some(terms::GTerm::App(f, _)) | Some(terms::GTerm::Sym(f)) => {
-                    format!("{rel} {}", self.symbols.name(*f))
-                }
-                _ => rel.to_string(),
-            }
-        };
-        // (atoms, rules) per name
-        let mut sizes: FxHashMap<String, (usize, usize)> = FxHashMap::default();
-        for atom in &self.atoms {
-            sizes.entry(name(atom)).or_default().0 += 1;
+        // Each atom's relation, and the functor of its fact under next/init.
+        let split: [Option<Sym>; 2] = [self.symbols.get("next"), self.symbols.get("init")];
+        let keys: Vec<(Sym, Option<Sym>)> = self
+            .atoms
+            .iter()
+            .map(|atom| {
+                let inner = match atom.args.first().map(|&t| self.terms.term(t)) {
+                    Some(terms::GTerm::App(f, _) | terms::GTerm::Sym(f))
+                        if split.contains(&Some(atom.rel)) =>
+                    {
+                        Some(*f)
+                    }
+                    _ => None,
+                };
+                (atom.rel, inner)
+            })
+            .collect();
+        // (atoms, rules) per key
+        let mut sizes: FxHashMap<(Sym, Option<Sym>), (usize, usize)> = FxHashMap::default();
+        for &key in &keys {
+            sizes.entry(key).or_default().0 += 1;
         }
         for head in &self.heads {
-            sizes
-                .entry(name(&self.atoms[head.0 as usize]))
-                .or_default()
-                .1 += 1;
+            sizes.entry(keys[head.0 as usize]).or_default().1 += 1;
         }
         let mut out: Vec<RelationSize> = sizes
             .into_iter()
-            .map(|(name, (atoms, rules))| RelationSize { name, rules, atoms })
+            .map(|((rel, inner), (atoms, rules))| {
+                let rel = self.symbols.name(rel);
+                let name = match inner {
+                    Some(f) => format!("{rel} {}", self.symbols.name(f)),
+                    None => rel.to_string(),
+                };
+                RelationSize { name, rules, atoms }
+            })
             .collect();
         out.sort_by(|a, b| b.rules.cmp(&a.rules).then_with(|| a.name.cmp(&b.name)));
         out.truncate(count);
