@@ -4,8 +4,8 @@
 //! exact values derived, the moves and goals they drive and the next
 //! state; the values of nothing; distinct-binding semantics; the errors;
 //! every example of the language's aggregate block and an aggregate
-//! compared with a bound value (`tests/games/komi.rules`, on a compiled
-//! engine and on the rule evaluator).
+//! compared with a bound value (`tests/games/komi.rules`), and a goal
+//! computed at play time (`tests/games/progress.rules`), on every engine.
 
 mod common;
 
@@ -279,21 +279,26 @@ fn a_sum_that_feeds_itself_with_a_bound_counts_up() {
     assert!(game.is_terminal(&state));
 }
 
-/// `tests/games/komi.rules`, on a compiled engine and on the rule evaluator.
-fn komi_on_every_engine() -> Vec<Scenario> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/komi.rules");
-    let engine = Some(tabula::engine::EngineKind::Rules);
-    let rules = tabula::load::open_with(&path, None, &Default::default(), engine)
-        .unwrap_or_else(|_| panic!("komi.rules opens on the rule evaluator"));
+/// A test game on each engine: incremental (the default), reference and
+/// the rule evaluator.
+fn on_every_engine(path: &str) -> Vec<Scenario> {
+    use tabula::engine::EngineKind;
+    let incremental = Scenario::open(path, &[]);
+    let mut reference = incremental.game.clone();
+    reference.set_engine(EngineKind::Reference);
+    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let rules = tabula::load::open_with(&full, None, &Default::default(), Some(EngineKind::Rules))
+        .unwrap_or_else(|_| panic!("{path} opens on the rule evaluator"));
     vec![
-        Scenario::open("tests/games/komi.rules", &[]),
+        incremental,
+        Scenario { game: reference },
         Scenario { game: rules.game },
     ]
 }
 
 #[test]
 fn every_aggregate_of_the_language_block_is_accepted_and_exact() {
-    for s in komi_on_every_engine() {
+    for s in on_every_engine("tests/games/komi.rules") {
         let board = s.state(&[
             "control(white)",
             "cell(sq(2, 1), black)",
@@ -324,7 +329,7 @@ fn every_aggregate_of_the_language_block_is_accepted_and_exact() {
 
 #[test]
 fn an_aggregate_compared_with_a_value_bound_before_it_is_accepted() {
-    for s in komi_on_every_engine() {
+    for s in on_every_engine("tests/games/komi.rules") {
         // Black: two cells in column 2, one in row 2.
         let east = s.state(&["cell(sq(2, 1), black)", "cell(sq(2, 2), black)"]);
         assert_eq!(query(&s, &east, "even(R)"), ["even(black)"]);
@@ -459,4 +464,66 @@ fn a_count_read_with_a_constant_stays_a_number() {
             ("blue".to_string(), Some(0))
         ]
     );
+}
+
+/// `goal(R, G) :- total(R, S), G = S * 100 / 320`: the goal is a number
+/// computed at play time, one ground goal atom per role, where grounding
+/// every value the total can take was refused (E0201, "this `sum` can take
+/// more than 10000 values").
+#[test]
+fn a_goal_is_a_number_computed_at_play_time() {
+    let path = "tests/games/progress.rules";
+    let (out, err, code) = run(&["check", path, "--explain"], "");
+    assert_eq!((err.as_str(), code), ("", 0), "{out}");
+    assert!(out.contains(", goal 2 (2)"), "{out}");
+    for engine in ["incremental", "reference", "rules"] {
+        let (out, err, code) = run(&["perft", path, "--depth", "3", "--engine", engine], "");
+        assert_eq!((err.as_str(), code), ("", 0), "{engine}");
+        // Red's four tokens by 1 to 3 steps, then blue's; after two red
+        // moves 74 different red placements (20 with one token moved
+        // twice, 54 with two moved once), each with blue's 12.
+        assert!(
+            out.ends_with("depth 3 leaves 1728 states 888\n"),
+            "{engine}: {out}"
+        );
+    }
+    for s in on_every_engine(path) {
+        // Red 30 + 20 + 10 + 4 = 64, blue 16 * 3 = 48: over, 64 * 100 /
+        // 320 = 20 and 48 * 100 / 320 = 15.
+        let over = s.state(&[
+            "control(blue)",
+            "at(red, 1, 30)",
+            "at(red, 2, 20)",
+            "at(red, 3, 10)",
+            "at(red, 4, 4)",
+            "at(blue, 1, 16)",
+            "at(blue, 2, 16)",
+            "at(blue, 3, 16)",
+            "at(blue, 4, 0)",
+        ]);
+        assert!(s.is_terminal(&over));
+        let goals = [
+            ("red".to_string(), Some(20)),
+            ("blue".to_string(), Some(15)),
+        ];
+        assert_eq!(s.goals(&over), goals);
+        // Red at 58 plays two steps: 60 ends the race, 6000 / 320 = 18.
+        let before = s.state(&[
+            "control(red)",
+            "at(red, 1, 40)",
+            "at(red, 2, 18)",
+            "at(red, 3, 0)",
+            "at(red, 4, 0)",
+            "at(blue, 1, 0)",
+            "at(blue, 2, 0)",
+            "at(blue, 3, 0)",
+            "at(blue, 4, 0)",
+        ]);
+        assert!(!s.is_terminal(&before));
+        let after = s.play(&before, &[("red", "advance(2, 2)")]);
+        assert!(s.facts(&after).contains(&"at(red, 2, 20)".to_string()));
+        assert!(s.is_terminal(&after));
+        let goals = [("red".to_string(), Some(18)), ("blue".to_string(), Some(0))];
+        assert_eq!(s.goals(&after), goals);
+    }
 }

@@ -116,7 +116,15 @@ pub struct RoleEntry {
     pub name: TermId,
     pub moves: Vec<MoveEntry>,
     /// `goal(R, N)` slots with their values.
-    pub goals: Vec<(u32, i64)>,
+    pub goals: Vec<(u32, GoalValue)>,
+}
+
+/// The value of a `goal(R, N)` atom: written, or computed at play time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoalValue {
+    Const(i64),
+    /// The value node of `N` (see [`NetNumbers`]).
+    Computed(u32),
 }
 
 /// The compiled program.
@@ -243,7 +251,7 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
     let tables = query_tables(g, &kinds, &folded, &layout)
         .map_err(|errors| errors.iter().map(|e| e.diagnostic(g)).collect::<Vec<_>>())?;
     let (numbers, tests) = test_slots(g, &layout);
-    let plans = Plans::new(&layout, &encoded, &tables, &tests);
+    let plans = Plans::new(&layout, &encoded, &tables, &tests, &numbers);
     let (early, early_groups) = early_rules(&layout, &mut encoded, &plans);
     let mut net = Net {
         slots: layout.slots,
@@ -795,11 +803,11 @@ struct Tables {
 }
 
 /// The `legal`, `goal` and `weight` atoms that may hold: (first argument,
-/// second argument, slot).
+/// second argument, slot), and for goals the atom.
 #[derive(Default)]
 struct Pending {
     legal: Vec<(TermId, TermId, u32)>,
-    goal: Vec<(TermId, TermId, u32)>,
+    goal: Vec<(TermId, TermId, u32, AtomId)>,
     weight: Vec<(TermId, TermId, u32)>,
 }
 
@@ -841,7 +849,7 @@ fn query_tables(
             Some(Relation::Next) => tables.next.push((s, base_index[&args[0]])),
             Some(Relation::Terminal) => tables.terminal = s,
             Some(Relation::Legal) => pending.legal.push((args[0], args[1], s)),
-            Some(Relation::Goal) => pending.goal.push((args[0], args[1], s)),
+            Some(Relation::Goal) => pending.goal.push((args[0], args[1], s, AtomId(a as u32))),
             Some(Relation::Weight) => pending.weight.push((args[0], args[1], s)),
             _ => {}
         }
@@ -923,16 +931,25 @@ fn attach_moves(
 fn attach_goals(
     g: &Ground,
     roles: &mut [RoleEntry],
-    goals: Vec<(TermId, TermId, u32)>,
+    goals: Vec<(TermId, TermId, u32, AtomId)>,
     errors: &mut Vec<CompileError>,
 ) {
-    for (r, v, s) in goals {
+    for (r, v, s, atom) in goals {
         let Some(role) = roles.iter_mut().find(|e| e.name == r) else {
             continue;
         };
-        match g.terms.int_value(v, &g.symbols) {
-            Some(n) => role.goals.push((s, n)),
-            None => errors.push(CompileError::GoalNotInteger { role: r, value: v }),
+        let computed = || {
+            let values = &g.numbers.values;
+            let i = values.partition_point(|x| (x.0, x.1) < (atom, 1));
+            values
+                .get(i)
+                .filter(|x| (x.0, x.1) == (atom, 1))
+                .map(|x| x.2)
+        };
+        match (g.terms.int_value(v, &g.symbols), computed()) {
+            (Some(n), _) => role.goals.push((s, GoalValue::Const(n))),
+            (None, Some(node)) => role.goals.push((s, GoalValue::Computed(node))),
+            (None, None) => errors.push(CompileError::GoalNotInteger { role: r, value: v }),
         }
     }
 }
@@ -1019,18 +1036,33 @@ fn test_slots(g: &Ground, layout: &Layout) -> (NetNumbers, TestSlots) {
 }
 
 impl Plans {
-    fn new(layout: &Layout, encoded: &Encoded, tables: &Tables, tests: &TestSlots) -> Plans {
+    fn new(
+        layout: &Layout,
+        encoded: &Encoded,
+        tables: &Tables,
+        tests: &TestSlots,
+        numbers: &NetNumbers,
+    ) -> Plans {
         let mut view_targets = vec![tables.terminal];
         for r in &tables.roles {
             view_targets.extend(r.moves.iter().map(|m| m.legal));
         }
         view_targets.extend(tables.weights.iter().flatten().map(|w| w.0));
         let view = plan(layout, encoded, tests, &view_targets, |_| false);
-        let goal_targets: Vec<u32> = tables
-            .roles
-            .iter()
-            .flat_map(|r| r.goals.iter().map(|g| g.0))
-            .collect();
+        // A computed goal value also reads its aggregates' members.
+        let mut goal_targets = Vec::new();
+        let mut aggregates = Vec::new();
+        for &(s, value) in tables.roles.iter().flat_map(|r| &r.goals) {
+            goal_targets.push(s);
+            if let GoalValue::Computed(node) = value {
+                numbers::test_aggregates(&numbers.nodes, Test::Defined(node), &mut aggregates);
+            }
+        }
+        for &n in &aggregates {
+            if let Node::Agg(_, a, b) = numbers.nodes[n as usize] {
+                goal_targets.extend(numbers.members[a as usize..b as usize].iter().map(|m| m.0));
+            }
+        }
         let goal = plan(layout, encoded, tests, &goal_targets, |_| false);
         let mut in_view = vec![false; layout.slots];
         for step in &view {

@@ -19,7 +19,7 @@ use crate::ground::{
     self, AtomId, Ground, GroundAtom, GroundStats, Limits, RelationSize, TermId, TermTable,
 };
 use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
-use compile::{BASE0, Net, PlanStep, SLOT_TRUE};
+use compile::{BASE0, GoalValue, Net, PlanStep, SLOT_TRUE};
 use incremental::{Counters, Propagation};
 use rand::{Rng, RngExt};
 pub use rules::QueryRules;
@@ -734,12 +734,15 @@ impl<'g> Machine<'g> {
             Some(_) => self.run_steps(self.game.propagation.goal_plan()),
             None => self.run(Plan::Goal),
         }
-        let vals = &self.vals;
+        let (vals, numbers) = (&self.vals, &self.game.net.numbers);
         Ok((self.game.net.roles.iter())
             .map(|role| {
                 (role.goals.iter())
                     .filter(|(s, _)| vals[*s as usize])
-                    .map(|(_, v)| *v)
+                    .filter_map(|&(_, v)| match v {
+                        GoalValue::Const(n) => Some(n),
+                        GoalValue::Computed(node) => numbers.value(vals, node),
+                    })
                     .collect()
             })
             .collect())

@@ -575,8 +575,9 @@ fn too_many(spec: &AggSpec) -> Diagnostic {
     .with_note(
         "a value computed from the state stays a number at play time where it is only \
          compared, used in arithmetic or passed on to such arguments; this one is needed as a \
-         ground term (it reaches a `next`, `legal` or `goal` argument, a negation, another \
-         aggregate or an argument that is not computed), so every value it can take is \
-         grounded (see \"Numbers at play time\" in docs/LANGUAGE.md)",
+         ground term (it reaches a `next`, `legal` or `weight` argument, a goal beside written \
+         goal values, a negation, another aggregate or an argument that is not computed), so \
+         every value it can take is grounded (see \"Numbers at play time\" in \
+         docs/LANGUAGE.md)",
     )
 }

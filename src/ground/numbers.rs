@@ -158,23 +158,23 @@ pub fn open_positions(
     for r in rules.iter() {
         let (sym, arity) = r.head.rel;
         let generated = symbols.name(sym).starts_with('_');
-        if generated
-            || names.atom(sym, arity).is_some()
-            || recursive.contains(&r.head.rel)
-            || kept_ground.contains(&r.head.rel)
-        {
+        if generated || recursive.contains(&r.head.rel) || kept_ground.contains(&r.head.rel) {
             continue;
         }
-        if arity <= 64 {
-            open.insert(
+        match names.atom(sym, arity) {
+            // A goal's value may be a number computed at play time.
+            Some(Relation::Goal) => open.insert(r.head.rel, 1 << 1),
+            Some(_) => continue,
+            None if arity <= 64 => open.insert(
                 r.head.rel,
                 if arity == 64 {
                     u64::MAX
                 } else {
                     (1 << arity) - 1
                 },
-            );
-        }
+            ),
+            None => continue,
+        };
     }
     for r in rules.iter_mut() {
         constants_as_tests(r, &open, terms);
