@@ -7,7 +7,8 @@
 //! negative literals dropped, so the relaxed model over-approximates every
 //! state fact and move (`true` from `init` and `next`, `does` from `legal`,
 //! as the grounder's bridge rules say); relations read only under `not`
-//! are never grounded.
+//! are never grounded. A cone too large to ground this way gets its
+//! domains per argument position instead ([`positions`](super::positions)).
 
 use crate::diag::Diagnostic;
 use crate::gdl::{Names, Relation};

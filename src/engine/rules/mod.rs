@@ -5,11 +5,16 @@
 //! threads: the rules prepared as patterns, each relation's level, the game's
 //! base facts and moves) and, per machine, an [`Evaluator`] that answers
 //! terminal, legal moves, weights, goals and next states.
-//! Holds: the finite domains a [`State`](super::State) and the move indices
-//! need come from grounding only the positive dependency cone of `role`,
-//! `init`, `legal` and `next` with negation ignored ([`domain`]); relations
-//! read only under `not` with every argument bound (a check that a move
-//! leaves no piece attacked, in a game of many pieces) stay out of it. Queries are solved top-down
+//! Holds: evaluation itself needs no domain (a rule's variables are bound
+//! by its positive body as it runs); only a [`State`](super::State)'s bits
+//! and the move indices do: every base fact and every move, numbered once
+//! per game. They come from the positive dependency cone of `role`,
+//! `init`, `legal` and `next` with negation ignored: its relaxed model
+//! grounded ([`domain`]; relations read only under `not` with every
+//! argument bound, a check that a move leaves no piece attacked, stay out
+//! of it) or, when that is too large, one set of values per argument
+//! position ([`positions`]; see [`build`] for the order). Queries are
+//! solved top-down
 //! with a table per call pattern ([`eval`]); bodies are ordered per pattern
 //! of bound arguments ([`plan`]). Aggregates are rewritten as the grounder
 //! rewrites them; an aggregate's value relation is folded from the complete

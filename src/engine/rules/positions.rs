@@ -71,7 +71,7 @@ pub fn domain_by_position(game: &mut RuleGame, limits: &Limits) -> Result<Domain
         }
     }
     // The static relations, exactly: one call with every argument free.
-    let mut pairs: Values2 = Values2::default();
+    let mut pairs: Pairs = Pairs::default();
     let terms = {
         let mut eval = Evaluator::new(game, game.terms.clone());
         eval.load(&[0]);
@@ -160,7 +160,7 @@ pub fn domain_by_position(game: &mut RuleGame, limits: &Limits) -> Result<Domain
     })
 }
 
-type Values2 = IndexSet<(TermId, TermId), FxBuildHasher>;
+type Pairs = IndexSet<(TermId, TermId), FxBuildHasher>;
 
 /// The relations `legal` and `next` depend on through positive literals
 /// (`true` and `does` through `init`, `next` and `legal`), by number.
@@ -210,7 +210,7 @@ struct Run {
     /// Per relation without arguments, whether it can hold.
     holds: Vec<bool>,
     /// Every (role, move) a `legal` head can name.
-    pairs: Values2,
+    pairs: Pairs,
     /// Per relation, the tick of its last new value.
     changed_at: Vec<u64>,
     tick: u64,
