@@ -193,9 +193,9 @@ pub fn build(program: &Program, limits: &Limits) -> Result<Built, Vec<Diagnostic
 /// The errors of the last domain tried, with why the domains per argument
 /// position could not be used either.
 fn with_note(mut errors: Vec<Diagnostic>, why: &str) -> Vec<Diagnostic> {
-    if let Some(first) = errors.pop() {
+    if let Some(last) = errors.pop() {
         let note = format!("the domains per argument position could not be used either: {why}");
-        errors.push(first.with_note(note));
+        errors.push(last.with_note(note));
     }
     errors
 }
