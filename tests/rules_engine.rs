@@ -318,9 +318,9 @@ fn a_relation_recursing_through_an_aggregate_rule_is_evaluated() {
 
 /// A relation between the domains' roots that joins into more ground rules
 /// than the limits allow, though its atoms are few: `pair` reads three
-/// more numbers it does not need (30^5 ground rules, 900 atoms). The
-/// domains' grounding slims every rule of the cone to the literals that
-/// bind its head, so the game runs on the rule evaluator.
+/// more numbers it does not need (30^5 ground rules, 900 atoms). It reads
+/// no state, so the domains per argument position have it exactly (the
+/// rule evaluator answers it), and the game runs on the rule evaluator.
 #[test]
 fn a_cone_relation_with_too_many_ground_rules_is_slimmed_for_the_domains() {
     let mut text = String::from(
@@ -339,4 +339,45 @@ fn a_cone_relation_with_too_many_ground_rules_is_slimmed_for_the_domains() {
     m.set_state(&game.initial());
     assert_eq!(m.legal(0).len(), 900);
     assert_eq!(game.show_move(0, m.legal(0)[0]), "(pick 0 0)");
+}
+
+/// Two counters `a(X, I)` and `b(Y, J)`: each turn the player keeps both
+/// places or steps one of them (modulo 10), and both step counters go up.
+/// `legal` joins the two state facts, whose relaxed model holds 3,001 each
+/// (`(a 0 0)`, and 10 places at steps 1 to 300): 9 million ground rules
+/// for `legal` alone, in every relaxed model the domains could use, so the
+/// game was refused (E0201) before the domains per argument position,
+/// where the moves are the 100 `go(X, Y)` and the state facts 6,002
+/// (`tabula check --engine rules --explain`). By hand: 3 moves in every
+/// state, so 3^d leaves at depth d, and the distinct states are the pairs
+/// of step counts (ka, kb) with ka + kb <= d, (d + 1)(d + 2) / 2 of them.
+#[test]
+fn a_legal_rule_joining_independent_state_facts_runs_on_domains_per_position() {
+    let mut text = String::from(
+        "(role p) (init (a 0 0)) (init (b 0 0))\n\
+         (<= (legal p (go ?x ?y)) (true (a ?x ?i)) (true (b ?y ?j)))\n\
+         (<= (legal p (go ?x ?y)) (true (a ?u ?i)) (true (b ?y ?j)) (step ?u ?x))\n\
+         (<= (legal p (go ?x ?y)) (true (a ?x ?i)) (true (b ?v ?j)) (step ?v ?y))\n\
+         (<= (next (a ?x ?k)) (does p (go ?x ?y)) (true (a ?u ?i)) (succ ?i ?k))\n\
+         (<= (next (b ?y ?k)) (does p (go ?x ?y)) (true (b ?v ?j)) (succ ?j ?k))\n\
+         (<= terminal (true (a ?x 300)))\n\
+         (goal p 100)\n",
+    );
+    for i in 0..10 {
+        text.push_str(&format!("(step {i} {})\n", (i + 1) % 10));
+    }
+    for i in 0..300 {
+        text.push_str(&format!("(succ {i} {})\n", i + 1));
+    }
+    let game = rules_game(&text);
+    assert_eq!(game.stats().base_facts, 6_002);
+    assert_eq!(game.move_count(0), 100);
+    let got: Vec<_> = (perft(&game, 5, |_| {}).expect("perft"))
+        .iter()
+        .map(|l| (l.depth, l.leaves, l.states))
+        .collect();
+    let by_hand: Vec<_> = (0..=5u32)
+        .map(|d| (d, 3u128.pow(d), u64::from((d + 1) * (d + 2) / 2)))
+        .collect();
+    assert_eq!(got, by_hand);
 }

@@ -7,7 +7,8 @@
 //! negative literals dropped, so the relaxed model over-approximates every
 //! state fact and move (`true` from `init` and `next`, `does` from `legal`,
 //! as the grounder's bridge rules say); relations read only under `not`
-//! are never grounded.
+//! are never grounded. A cone too large to ground this way gets its
+//! domains per argument position instead ([`positions`](super::positions)).
 
 use crate::diag::Diagnostic;
 use crate::gdl::{Names, Relation};
@@ -27,38 +28,50 @@ pub struct Domain {
     pub stats: GroundStats,
 }
 
-/// Grounds the positive cone of the domains' relations. If that is too
-/// large (with a quarter of the limits, so a blow-up is found fast), the
-/// rules of `legal`, `next` and `init` keep only the positive literals
-/// their safety needs (a coarser over-approximation: a move or a fact
-/// whose variables some literal binds) and the cone of what is left is
-/// grounded with the whole limits; if that is still too large (a helper
-/// relation of `legal` whose join makes too many ground rules), every rule
-/// of the cone is slimmed so. Slimming every rule is not always smaller: a
-/// rule that loses a literal joining its others (a relation between two
-/// cells) can make more atoms, hence the order.
-pub fn ground_domain(
-    program: &Program,
-    limits: &Limits,
-) -> Result<(Domain, TermTable, Symbols), Vec<Diagnostic>> {
-    let names = Names::new(&program.symbols);
-    let quick = Limits {
+/// A quarter of the grounder's limits: the relaxed model is tried first
+/// with these, so a blow-up is found fast.
+pub fn quick(limits: &Limits) -> Limits {
+    Limits {
         max_atoms: limits.max_atoms / 4,
         max_rules: limits.max_rules / 4,
         max_work: limits.max_work / 4,
         ..*limits
-    };
+    }
+}
+
+/// Grounds the positive cone of the domains' relations within `limits`.
+pub fn ground_domain(
+    program: &Program,
+    limits: &Limits,
+) -> Result<(Domain, TermTable, Symbols), Vec<Diagnostic>> {
+    ground_relaxed(program, limits, Slim::None)
+}
+
+/// The relaxed model of a slimmer cone, for a game whose whole relaxed
+/// model is too large: the rules of `legal`, `next` and `init` keep only
+/// the positive literals their safety needs (a coarser over-approximation:
+/// a move or a fact whose variables some literal binds); if that is still
+/// too large (a helper relation of `legal` whose join makes too many
+/// ground rules), every rule of the cone is slimmed so. Slimming every
+/// rule is not always smaller: a rule that loses a literal joining its
+/// others (a relation between two cells) can make more atoms, hence the
+/// order.
+pub fn ground_slimmed(
+    program: &Program,
+    limits: &Limits,
+) -> Result<(Domain, TermTable, Symbols), Vec<Diagnostic>> {
+    ground_relaxed(program, limits, Slim::Reserved)
+        .or_else(|_| ground_relaxed(program, limits, Slim::All))
+}
+
+fn ground_relaxed(
+    program: &Program,
+    limits: &Limits,
+    slim: Slim,
+) -> Result<(Domain, TermTable, Symbols), Vec<Diagnostic>> {
+    let names = Names::new(&program.symbols);
     // The domains need no numbers at play time: integers are ground.
-    let ground = |slim, limits| {
-        ground::ground_with(&relaxed(program, &names, slim), limits, Integers::Ground)
-    };
-    let g = match ground(Slim::None, &quick) {
-        Ok(g) => g,
-        Err(_) => match ground(Slim::Reserved, limits) {
-            Ok(g) => g,
-            Err(_) => ground(Slim::All, limits)?,
-        },
-    };
+    let g = ground::ground_with(&relaxed(program, &names, slim), limits, Integers::Ground)?;
     let kind = |rel: Sym, arity: usize| names.atom(rel, arity);
     let mut base: Vec<TermId> = (g.atoms.iter())
         .filter(|a| kind(a.rel, a.args.len()) == Some(Relation::True))

@@ -319,6 +319,11 @@ impl<'g> Evaluator<'g> {
         &self.terms
     }
 
+    /// The term table, with the terms the evaluations made.
+    pub fn into_terms(self) -> TermTable {
+        self.terms
+    }
+
     /// Loads a state given as its bitset over the game's base facts.
     pub fn load(&mut self, bits: &[u64]) {
         self.stores[Level::State as usize].clear();

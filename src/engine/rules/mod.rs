@@ -5,11 +5,16 @@
 //! threads: the rules prepared as patterns, each relation's level, the game's
 //! base facts and moves) and, per machine, an [`Evaluator`] that answers
 //! terminal, legal moves, weights, goals and next states.
-//! Holds: the finite domains a [`State`](super::State) and the move indices
-//! need come from grounding only the positive dependency cone of `role`,
-//! `init`, `legal` and `next` with negation ignored ([`domain`]); relations
-//! read only under `not` with every argument bound (a check that a move
-//! leaves no piece attacked, in a game of many pieces) stay out of it. Queries are solved top-down
+//! Holds: evaluation itself needs no domain (a rule's variables are bound
+//! by its positive body as it runs); only a [`State`](super::State)'s bits
+//! and the move indices do: every base fact and every move, numbered once
+//! per game. They come from the positive dependency cone of `role`,
+//! `init`, `legal` and `next` with negation ignored: its relaxed model
+//! grounded ([`domain`]; relations read only under `not` with every
+//! argument bound, a check that a move leaves no piece attacked, stay out
+//! of it) or, when that is too large, one set of values per argument
+//! position ([`positions`]; see [`build`] for the order). Queries are
+//! solved top-down
 //! with a table per call pattern ([`eval`]); bodies are ordered per pattern
 //! of bound arguments ([`plan`]). Aggregates are rewritten as the grounder
 //! rewrites them; an aggregate's value relation is folded from the complete
@@ -22,6 +27,7 @@ mod eval;
 mod facts;
 mod machine;
 mod plan;
+mod positions;
 
 use crate::diag::{Diagnostic, codes};
 use crate::gdl;
@@ -30,6 +36,7 @@ use crate::ground::aggregate::{self, AggSpec};
 use crate::ground::prepare::{self, Prepared, RelKey};
 use crate::ground::{GTerm, GroundStats, Limits, TermId, TermTable};
 use crate::syntax::{AggOp, Atom, Literal, Program, Rule, Sym, Symbols, Syntax};
+use domain::Domain;
 use eval::{Evaluator, Stop};
 pub use machine::RuleMachine;
 use rustc_hash::FxHashMap;
@@ -154,11 +161,52 @@ pub struct Built {
     pub stats: GroundStats,
 }
 
-/// Prepares a checked program for the rule evaluator: grounds its domains
-/// (within the grounder's `limits`), prepares the rules, and asks them for
-/// the roles and the initial state.
+/// Prepares a checked program for the rule evaluator: finds its domains,
+/// prepares the rules, and asks them for the roles and the initial state.
+///
+/// The domains, most precise first: the relaxed model within a quarter of
+/// the grounder's `limits` ([`domain`]); else the domains per argument
+/// position ([`positions`]) if they stay within a sixteenth of the limits
+/// (a game whose relaxed model is large because a rule joins independent
+/// facts); else the slimmed relaxed models; else the domains per argument
+/// position within the whole limits. The order keeps the coarse domains
+/// per position from the games they would swell (chess: 20,000 moves in
+/// the slimmed relaxed model, 1.5 million per position).
 pub fn build(program: &Program, limits: &Limits) -> Result<Built, Vec<Diagnostic>> {
-    let (domain, mut terms, mut symbols) = domain::ground_domain(program, limits)?;
+    if let Ok((domain, terms, symbols)) = domain::ground_domain(program, &domain::quick(limits)) {
+        return assemble(prepare_game(program, terms, symbols)?, domain);
+    }
+    let symbols = program.symbols.clone();
+    let mut game = prepare_game(program, TermTable::default(), symbols)?;
+    if let Ok(domain) = positions::domain_by_position(&mut game, &positions::small(limits)) {
+        return assemble(game, domain);
+    }
+    match domain::ground_slimmed(program, limits) {
+        Ok((domain, terms, symbols)) => assemble(prepare_game(program, terms, symbols)?, domain),
+        Err(errors) => match positions::domain_by_position(&mut game, limits) {
+            Ok(domain) => assemble(game, domain),
+            Err(why) => Err(with_note(errors, &why)),
+        },
+    }
+}
+
+/// The errors of the last domain tried, with why the domains per argument
+/// position could not be used either.
+fn with_note(mut errors: Vec<Diagnostic>, why: &str) -> Vec<Diagnostic> {
+    if let Some(last) = errors.pop() {
+        let note = format!("the domains per argument position could not be used either: {why}");
+        errors.push(last.with_note(note));
+    }
+    errors
+}
+
+/// The game's rules prepared over `terms` and `symbols` (those of its
+/// domain's grounding, or new ones), without base facts, roles or moves.
+fn prepare_game(
+    program: &Program,
+    mut terms: TermTable,
+    mut symbols: Symbols,
+) -> Result<RuleGame, Vec<Diagnostic>> {
     let (program_rules, specs, guards) = rewrite_aggregates(program, &mut symbols);
     let names = Names::new(&symbols);
     let mut prepared = Vec::new();
@@ -173,21 +221,28 @@ pub fn build(program: &Program, limits: &Limits) -> Result<Built, Vec<Diagnostic
         return Err(errors);
     }
     let rules = Rules::new(prepared, &specs, &guards, &names)?;
-    let base_index = (domain.base.iter().enumerate())
-        .map(|(i, &t)| (t, i as u32))
-        .collect();
-    let mut game = RuleGame {
+    Ok(RuleGame {
         rules,
         terms,
         symbols,
         syntax: program.syntax,
-        base: domain.base,
-        base_index,
+        base: Vec::new(),
+        base_index: FxHashMap::default(),
         roles: Vec::new(),
         move_terms: Vec::new(),
         moves: Vec::new(),
         random: None,
-    };
+    })
+}
+
+/// A prepared game with its domain: the base facts numbered, the roles
+/// and the initial state asked of the rules, every role's moves indexed.
+fn assemble(mut game: RuleGame, domain: Domain) -> Result<Built, Vec<Diagnostic>> {
+    let names = Names::new(&game.symbols);
+    game.base_index = (domain.base.iter().enumerate())
+        .map(|(i, &t)| (t, i as u32))
+        .collect();
+    game.base = domain.base;
     let (roles, init) = roles_and_init(&game, &names)
         .map_err(|stop| vec![Diagnostic::global(codes::GROUNDING, stop.to_string())])?;
     if roles.is_empty() {
