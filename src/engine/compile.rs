@@ -335,58 +335,88 @@ pub fn skeleton(
 /// Which atoms each atom's rules read, and the strongly connected
 /// components of that graph.
 struct AtomGraph {
-    /// The rules of each atom (with the atom as head).
-    head_rules: Vec<Vec<u32>>,
+    /// The rules of each atom (with the atom as head), in rule order.
+    head_rules: Lists,
     /// The atoms each atom's rules read, sorted, without repeats.
-    succ: Vec<Vec<u32>>,
+    succ: Lists,
     /// Components, every one after the components it reads.
     comps: Vec<Vec<u32>>,
+}
+
+/// A list of numbers per node, stored flat (one allocation for all, where a
+/// game may have millions of nodes): list `i` is
+/// `items[starts[i]..starts[i + 1]]`.
+struct Lists {
+    starts: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Lists {
+    fn get(&self, i: usize) -> &[u32] {
+        &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
 }
 
 impl AtomGraph {
     fn new(g: &Ground) -> AtomGraph {
         let n = g.atoms.len();
-        let mut head_rules: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (r, h) in g.heads.iter().enumerate() {
-            head_rules[h.0 as usize].push(r as u32);
+        // Counting sort of the rules by head.
+        let mut starts = vec![0u32; n + 1];
+        g.heads.iter().for_each(|h| starts[h.0 as usize + 1] += 1);
+        for a in 0..n {
+            starts[a + 1] += starts[a];
         }
-        // `seen[b] == a + 1`: atom `b` is already a successor of `a`.
-        let mut seen = vec![0u32; n];
-        let mut succ: Vec<Vec<u32>> = (head_rules.iter().enumerate())
-            .map(|(a, rules)| {
-                let mut s = Vec::new();
-                for &r in rules {
-                    for l in g.body(r as usize) {
-                        let b = l.atom().0 as usize;
-                        if seen[b] != a as u32 + 1 {
-                            seen[b] = a as u32 + 1;
-                            s.push(b as u32);
-                        }
-                    }
-                }
-                s.sort_unstable();
-                s
-            })
-            .collect();
+        let mut items = vec![0u32; g.heads.len()];
+        let mut cursor = starts.clone();
+        for (r, h) in g.heads.iter().enumerate() {
+            items[cursor[h.0 as usize] as usize] = r as u32;
+            cursor[h.0 as usize] += 1;
+        }
+        let head_rules = Lists { starts, items };
         // A test reads the members of the aggregates it compares.
+        let mut test_reads: Vec<(u32, u32)> = Vec::new();
         let mut aggregates = Vec::new();
         for &(atom, test) in &g.numbers.tests {
             aggregates.clear();
             numbers::test_aggregates(&g.numbers.nodes, test, &mut aggregates);
-            let s = &mut succ[atom.0 as usize];
             for &n in &aggregates {
                 if let Node::Agg(_, a, b) = g.numbers.nodes[n as usize] {
-                    s.extend(
-                        g.numbers.members[a as usize..b as usize]
-                            .iter()
-                            .map(|m| m.0.0),
-                    );
+                    let members = &g.numbers.members[a as usize..b as usize];
+                    test_reads.extend(members.iter().map(|m| (atom.0, m.0.0)));
                 }
             }
-            s.sort_unstable();
-            s.dedup();
         }
-        let comps = crate::scc::components(n, |a, k| succ[a].get(k).map(|&b| b as usize));
+        test_reads.sort_unstable();
+        let mut test_reads = test_reads.as_slice();
+        // `seen[b] == a + 1`: atom `b` is already a successor of `a`.
+        let mut seen = vec![0u32; n];
+        let mut succ = Lists {
+            starts: Vec::with_capacity(n + 1),
+            items: Vec::new(),
+        };
+        succ.starts.push(0);
+        for a in 0..n {
+            let from = succ.items.len();
+            for &r in head_rules.get(a) {
+                for l in g.body(r as usize) {
+                    let b = l.atom().0 as usize;
+                    if seen[b] != a as u32 + 1 {
+                        seen[b] = a as u32 + 1;
+                        succ.items.push(b as u32);
+                    }
+                }
+            }
+            let reads = test_reads.partition_point(|&(t, _)| t as usize == a);
+            succ.items
+                .extend(test_reads[..reads].iter().map(|&(_, m)| m));
+            test_reads = &test_reads[reads..];
+            let list = &mut succ.items[from..];
+            list.sort_unstable();
+            let kept = dedup_sorted(list);
+            succ.items.truncate(from + kept);
+            succ.starts.push(succ.items.len() as u32);
+        }
+        let comps = crate::scc::components(n, |a, k| succ.get(a).get(k).map(|&b| b as usize));
         AtomGraph {
             head_rules,
             succ,
@@ -397,7 +427,7 @@ impl AtomGraph {
     /// Whether a component is recursive: several atoms, or one that reads
     /// itself.
     fn recursive(&self, comp: &[u32]) -> bool {
-        comp.len() > 1 || self.succ[comp[0] as usize].contains(&comp[0])
+        comp.len() > 1 || self.succ.get(comp[0] as usize).contains(&comp[0])
     }
 }
 
@@ -550,7 +580,7 @@ fn fold_component(
     let first = folded.rules.count();
     for &a in comp {
         let from = folded.rules.count();
-        'rule: for &r in &graph.head_rules[a as usize] {
+        'rule: for &r in graph.head_rules.get(a as usize) {
             let mark = folded.rules.lits.len();
             for &l in g.body(r as usize) {
                 match folded.status[l.atom().0 as usize] {
@@ -809,6 +839,18 @@ struct Pending {
     legal: Vec<(TermId, TermId, u32)>,
     goal: Vec<(TermId, TermId, u32, AtomId)>,
     weight: Vec<(TermId, TermId, u32)>,
+}
+
+/// Moves the distinct numbers of a sorted list to its front; how many.
+fn dedup_sorted(list: &mut [u32]) -> usize {
+    let mut kept = 0;
+    for i in 0..list.len() {
+        if i == 0 || list[i] != list[kept - 1] {
+            list[kept] = list[i];
+            kept += 1;
+        }
+    }
+    kept
 }
 
 /// Builds the query tables, or every error found on the way.

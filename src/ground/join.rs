@@ -236,6 +236,13 @@ impl Grounder {
             if c.len() == 0 {
                 return Cheapest::Nothing;
             }
+            if c.len() == 1 {
+                // Nothing but an empty literal is cheaper, and one found
+                // later empties the next level as well: the literals left
+                // need not be looked up here (a body of bound literals
+                // would be looked up once per literal per level).
+                return Cheapest::Literal(i, c);
+            }
             if best.as_ref().is_none_or(|(_, b)| c.len() < b.len()) {
                 best = Some((i, c));
             }

@@ -11,10 +11,13 @@
 //! a sub-range found by binary search. A set of paths is indexed the first
 //! time a join binds exactly it and kept up to date from then on, so only
 //! the sets the rules need cost memory. An index is keyed by a hash of the
-//! terms: a collision only adds candidates, which matching rejects.
+//! terms: a collision only adds candidates, which matching rejects. The set
+//! of facts is one open-addressing table of (hash, fact number) pairs: a
+//! look-up compares the stored hash before it reads a fact's arguments.
 
 use super::{AtomId, GTerm, TermId, TermTable};
 use crate::syntax::Sym;
+use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
 use std::hash::{BuildHasher, Hasher};
 
@@ -32,10 +35,8 @@ pub(super) struct Relation {
     args: Vec<TermId>,
     /// The ground atom of each fact.
     pub atoms: Vec<AtomId>,
-    /// The first fact with each hash of arguments; `same_hash[f]` is the
-    /// next fact after `f` with the same hash (`u32::MAX`: none).
-    set: FxHashMap<u64, u32>,
-    same_hash: Vec<u32>,
+    /// Every fact, as the hash of its arguments and its number.
+    set: HashTable<(u64, u32)>,
     /// The sets of paths indexed so far, each sorted.
     path_sets: Vec<Box<[u32]>>,
     /// The facts (in order) with given terms at the paths of set `s`:
@@ -55,8 +56,7 @@ impl Relation {
             arity,
             args: Vec::new(),
             atoms: Vec::new(),
-            set: FxHashMap::default(),
-            same_hash: Vec::new(),
+            set: HashTable::new(),
             path_sets: Vec::new(),
             index: FxHashMap::default(),
             lists: Vec::new(),
@@ -72,14 +72,11 @@ impl Relation {
 
     /// The number of the fact with these arguments, if it holds.
     pub fn find(&self, args: &[TermId]) -> Option<u32> {
-        let mut f = *self.set.get(&rustc_hash::FxBuildHasher.hash_one(args))?;
-        while f != u32::MAX {
-            if self.fact(f) == args {
-                return Some(f);
-            }
-            f = self.same_hash[f as usize];
-        }
-        None
+        let hash = rustc_hash::FxBuildHasher.hash_one(args);
+        let found = self
+            .set
+            .find(hash, |&(h, f)| h == hash && self.fact(f) == args);
+        found.map(|&(_, f)| f)
     }
 
     /// Adds a fact that does not hold yet, as ground atom `atom`.
@@ -87,11 +84,8 @@ impl Relation {
         let f = self.atoms.len() as u32;
         self.args.extend_from_slice(args);
         self.atoms.push(atom);
-        let first = self
-            .set
-            .entry(rustc_hash::FxBuildHasher.hash_one(args))
-            .or_insert(u32::MAX);
-        self.same_hash.push(std::mem::replace(first, f));
+        let hash = rustc_hash::FxBuildHasher.hash_one(args);
+        self.set.insert_unique(hash, (hash, f), |&(h, _)| h);
         for s in 0..self.path_sets.len() as u32 {
             self.index_fact(s, f, terms);
         }
