@@ -429,24 +429,6 @@ impl Emitter<'_> {
             by_lits.entry((key, *repeat)).or_default().push(k);
             *repeat += 1;
         }
-        if std::env::var("WORDS_DEBUG").is_ok() {
-            eprintln!(
-                "family head shape {} grid {} lits {:?} instances {n} reduce {reduce} anchor {anchor:?} lit-groups {}",
-                self.layout.shape[family[0].head as usize],
-                self.layout.on_grid(family[0].head),
-                family[0]
-                    .lits
-                    .iter()
-                    .map(|&l| (
-                        self.layout.shape[(l >> 1) as usize],
-                        l & 1,
-                        self.layout.on_grid(l >> 1)
-                    ))
-                    .collect::<Vec<_>>(),
-                by_lits.len()
-            );
-        }
-        let ops_before = self.code.len();
         for ((lits, _), members) in by_lits {
             self.place_heads(family, &members, &anchors, reduce)?;
             let mut by_head: IndexMap<i64, Vec<u32>, FxBuildHasher> = IndexMap::default();
@@ -458,17 +440,6 @@ impl Emitter<'_> {
                     head - anchors[k] as i64
                 };
                 by_head.entry(key).or_default().push(anchors[k]);
-            }
-            if std::env::var("WORDS_DEBUG").is_ok() {
-                eprintln!(
-                    "   lits {lits:?} members {} heads {:?}",
-                    members.len(),
-                    by_head
-                        .iter()
-                        .map(|(h, r)| (*h, r.len()))
-                        .take(8)
-                        .collect::<Vec<_>>()
-                );
             }
             for (head, mut runs) in by_head {
                 runs.sort_unstable();
@@ -485,9 +456,6 @@ impl Emitter<'_> {
                     }
                 }
             }
-        }
-        if std::env::var("WORDS_DEBUG").is_ok() {
-            eprintln!("   code words {}", self.code.len() - ops_before);
         }
         Ok(())
     }
@@ -522,14 +490,6 @@ impl Emitter<'_> {
         };
         let span = (hi - lo + 1) as usize;
         let mirrored = span <= SPARSENESS * mirror.len() + 64;
-        if std::env::var("WORDS_DEBUG").is_ok() {
-            eprintln!(
-                "   place lo {lo} hi {hi} count {} mirrored {mirrored} members {} {:?}",
-                mirror.len(),
-                members.len(),
-                mirror
-            );
-        }
         let start = if mirrored {
             self.layout.fresh(span)?
         } else {
@@ -716,35 +676,6 @@ impl WordProgram {
                 .map(|&(s, i)| (i, layout.position[s as usize])),
         );
         let reach = layout.taken.len().max(reach as usize);
-        if std::env::var("WORDS_DEBUG").is_ok() {
-            for (name, ph) in [("view", &phases[0]), ("after", &phases[1])] {
-                let (mut ops, mut chunks, mut work, mut inst) = (0, 0, 0, 0u32);
-                for &(a, b) in &ph.levels {
-                    let mut pc = a as usize;
-                    while pc < b as usize {
-                        let (c, n, mi) = (code[pc + 1] & !REDUCE, code[pc + 2], code[pc + 3]);
-                        ops += 1;
-                        chunks += c;
-                        work += c * (n + 1);
-                        inst += (0..c)
-                            .map(|k| masks[(mi + k) as usize].count_ones())
-                            .sum::<u32>();
-                        pc += 4 + n as usize;
-                    }
-                }
-                eprintln!(
-                    "{name}: levels {} ops {ops} chunks {chunks} word-literals {work} instances {inst} clear {}",
-                    ph.levels.len(),
-                    ph.clear.len()
-                );
-            }
-            eprintln!(
-                "bits {} load {} next {}",
-                layout.taken.len(),
-                load.len(),
-                next.len()
-            );
-        }
         let mut phases = phases.into_iter();
         Ok(WordProgram {
             words: reach.div_ceil(64) + 2,
