@@ -6,6 +6,7 @@
 //! Run with `cargo bench --bench pawn_race [-- PLAYOUTS]`.
 
 #[path = "pawn_race/engines.rs"]
+#[allow(dead_code)] // perft is the test's
 mod engines;
 
 use engines::{Array, Bitboard, Race};

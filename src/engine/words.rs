@@ -323,6 +323,10 @@ impl Layout {
     }
 }
 
+/// Where an instance's literals lie: per literal `(distance from the
+/// anchor, negated)`, or `(bit, negated | BROADCAST)`.
+type LitKey = Vec<(i64, u32)>;
+
 /// A ground rule of a phase: head slot and literals (`slot << 1 | negated`).
 struct Instance<'n> {
     head: u32,
@@ -405,9 +409,8 @@ impl Emitter<'_> {
         // north-east and o south-west read the same two cells) go to
         // different groups, by how many came before, so a group's heads can
         // mirror its anchors.
-        let mut by_lits: IndexMap<(Vec<(i64, u32)>, u32), Vec<usize>, FxBuildHasher> =
-            IndexMap::default();
-        let mut seen: FxHashMap<(Vec<(i64, u32)>, u32), u32> = FxHashMap::default();
+        let mut by_lits: IndexMap<(LitKey, u32), Vec<usize>, FxBuildHasher> = IndexMap::default();
+        let mut seen: FxHashMap<(LitKey, u32), u32> = FxHashMap::default();
         for (k, inst) in family.iter().enumerate() {
             let a = match anchor {
                 Some(j) => self.position(inst.lits[j])? as i64,
