@@ -141,7 +141,22 @@ fn differential(path: &Path) {
     perft_agrees(path, &reference, &incremental);
     let states = playouts_agree(path, &reference, &incremental);
     jumps_agree(path, &reference, &incremental, &states);
+    words_agree(path, &reference);
     rules_agree(path, &reference);
+}
+
+/// The word engine, on every game it takes, answers as the reference: the
+/// same perft counts, seeded playouts and views of scrambled states.
+fn words_agree(path: &Path, reference: &Game) {
+    let mut words = reference.clone();
+    words.set_engine(EngineKind::Words);
+    if words.engine() != EngineKind::Words {
+        assert!(words.word_engine_refusal().is_some(), "{}", path.display());
+        return;
+    }
+    perft_agrees(path, reference, &words);
+    let states = playouts_agree(path, reference, &words);
+    jumps_agree(path, reference, &words, &states);
 }
 
 /// Perft levels of the rule evaluator are compared up to this many leaves.

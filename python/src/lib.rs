@@ -199,11 +199,12 @@ fn load(
         None => None,
         Some("reference") => Some(EngineKind::Reference),
         Some("incremental") => Some(EngineKind::Incremental),
+        Some("words") => Some(EngineKind::Words),
         Some("rules") => Some(EngineKind::Rules),
         Some(other) => {
             return Err(plain_error(
                 py,
-                format!("`{other}` is not an engine: reference, incremental or rules"),
+                format!("`{other}` is not an engine: reference, incremental, words or rules"),
             ));
         }
     };
@@ -404,6 +405,7 @@ impl Game {
         match self.shared.game.engine() {
             EngineKind::Reference => "reference",
             EngineKind::Incremental => "incremental",
+            EngineKind::Words => "words",
             EngineKind::Rules => "rules",
         }
     }

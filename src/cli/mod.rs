@@ -108,9 +108,9 @@ pub struct GameOptions {
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
     /// The evaluator: `reference` re-derives every state, `incremental`
-    /// propagates what changed, `rules` evaluates the rules without
-    /// grounding them (all answer the same; by default a game too large to
-    /// ground uses `rules`).
+    /// propagates what changed, `words` evaluates rule instances 64 to a
+    /// word, `rules` evaluates the rules without grounding them (all answer
+    /// the same; by default a game too large to ground uses `rules`).
     #[arg(long, value_enum)]
     pub engine: Option<EngineArg>,
 }
@@ -119,6 +119,7 @@ pub struct GameOptions {
 pub enum EngineArg {
     Reference,
     Incremental,
+    Words,
     Rules,
 }
 
@@ -307,12 +308,21 @@ fn open_file(path: &Path, options: &GameOptions, overrides: &Overrides) -> Resul
     let engine = options.engine.map(|engine| match engine {
         EngineArg::Reference => EngineKind::Reference,
         EngineArg::Incremental => EngineKind::Incremental,
+        EngineArg::Words => EngineKind::Words,
         EngineArg::Rules => EngineKind::Rules,
     });
     match crate::load::open_with(path, options.syntax(), overrides, engine) {
         Ok(loaded) => {
             if let Some(why) = &loaded.fallback {
                 errln!("note: {}: {why}; using the rule evaluator", path.display());
+            }
+            if engine == Some(EngineKind::Words) && loaded.game.engine() != EngineKind::Words {
+                let why = loaded.game.word_engine_refusal().unwrap_or("");
+                errln!(
+                    "note: {}: the word engine does not take this game ({why}); using the {} engine",
+                    path.display(),
+                    format!("{:?}", loaded.game.engine()).to_lowercase()
+                );
             }
             print_diagnostics(&loaded.warnings, loaded.omitted, &loaded.sources, path);
             Ok(loaded)

@@ -13,6 +13,7 @@ mod incremental;
 pub mod perft;
 mod rules;
 pub mod values;
+mod words;
 
 use crate::diag::Diagnostic;
 use crate::ground::{
@@ -24,6 +25,7 @@ use incremental::{Counters, Propagation};
 use rand::{Rng, RngExt};
 pub use rules::QueryRules;
 use rules::{RuleGame, RuleMachine};
+use words::{WordMachine, WordProgram};
 
 /// A game state: the set of its true base facts.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -133,6 +135,8 @@ pub struct Game {
     /// The rules, for a game on the rule evaluator (then `net` holds only
     /// the base facts, the initial state and the roles' moves).
     rules: Option<Box<RuleGame>>,
+    /// The word program, when the word engine is selected.
+    words: Option<Box<WordProgram>>,
 }
 
 /// Which evaluator a [`Machine`] uses for a state's view; both answer the
@@ -148,6 +152,9 @@ pub enum EngineKind {
     /// Evaluates the rules as written, per state, without grounding them
     /// (`rules`): for games too large to ground.
     Rules,
+    /// Evaluates families of rule instances 64 to a word (`words`); takes
+    /// games without recursive components or numbers computed at play time.
+    Words,
 }
 
 /// Sizes of the compiled game, for `check --explain` and benchmarks.
@@ -191,6 +198,7 @@ impl Game {
             atoms: ground.atoms,
             net,
             rules: None,
+            words: None,
         };
         game.set_engine(engine);
         Ok(game)
@@ -220,6 +228,7 @@ impl Game {
             engine: EngineKind::Rules,
             initial_counters: None,
             rules: Some(Box::new(rule_game)),
+            words: None,
         })
     }
 
@@ -364,14 +373,23 @@ impl Game {
 
     /// The evaluator of the machines made from now on. A game made by
     /// [`Game::from_rules`] stays on the rule evaluator, and a grounded game
-    /// cannot switch to it (it has no rules left): both ignore the request.
+    /// cannot switch to it (it has no rules left): both ignore the request,
+    /// as does a game the word engine does not take
+    /// ([`Game::word_engine_refusal`] says why).
     pub fn set_engine(&mut self, engine: EngineKind) {
         if self.rules.is_some() || engine == EngineKind::Rules {
             return;
         }
+        self.words = None;
+        if engine == EngineKind::Words {
+            match WordProgram::new(&self.net, &self.atoms, &self.terms, &self.symbols) {
+                Ok(program) => self.words = Some(Box::new(program)),
+                Err(_) => return,
+            }
+        }
         self.engine = engine;
         self.initial_counters = match engine {
-            EngineKind::Reference | EngineKind::Rules => None,
+            EngineKind::Reference | EngineKind::Rules | EngineKind::Words => None,
             EngineKind::Incremental => Some(Counters::new(
                 &self.net,
                 &self.propagation,
@@ -382,6 +400,14 @@ impl Game {
 
     pub fn engine(&self) -> EngineKind {
         self.engine
+    }
+
+    /// Why the word engine does not take this game (`None` if it does).
+    pub fn word_engine_refusal(&self) -> Option<&'static str> {
+        if self.rules.is_some() {
+            return Some("it runs on the rule evaluator");
+        }
+        WordProgram::new(&self.net, &self.atoms, &self.terms, &self.symbols).err()
     }
 
     /// On the rule evaluator, the rules it runs per query (`None` on the
@@ -404,6 +430,7 @@ impl Game {
         vals[SLOT_TRUE as usize] = true;
         Machine {
             rules: self.rules.as_deref().map(RuleMachine::new),
+            words: self.words.as_deref().map(WordProgram::machine),
             counters,
             game: self,
             vals,
@@ -427,6 +454,8 @@ pub struct Machine<'g> {
     counters: Option<Counters>,
     /// The rule evaluator, if the game uses it.
     rules: Option<RuleMachine<'g>>,
+    /// The word engine's bits, if the game uses it.
+    words: Option<WordMachine>,
     vals: Vec<bool>,
     state: State,
     next: State,
@@ -484,6 +513,7 @@ impl<'g> Machine<'g> {
             + self.legal.iter().map(|l| 4 * l.capacity()).sum::<usize>()
             + words(&self.joint)
             + self.counters.as_ref().map_or(0, Counters::bytes)
+            + self.game.words.as_ref().map_or(0, |w| w.machine_bytes())
     }
 
     /// The state last given to [`Machine::set_state`].
@@ -575,6 +605,10 @@ impl<'g> Machine<'g> {
             rm.load(&self.state.bits, &mut self.legal);
             return;
         }
+        if let (Some(program), Some(wm)) = (&self.game.words, &mut self.words) {
+            program.load(wm, &self.state.bits, &mut self.legal);
+            return;
+        }
         if let Some(c) = &mut self.counters {
             let prop = &self.game.propagation;
             match &self.game.initial_counters {
@@ -601,26 +635,42 @@ impl<'g> Machine<'g> {
         if let Some(rm) = &self.rules {
             return rm.terminal;
         }
-        self.view_values()[self.game.net.terminal as usize]
+        if let (Some(program), Some(wm)) = (&self.game.words, &self.words) {
+            return program.is_terminal(wm);
+        }
+        self.view_value(self.game.net.terminal)
     }
 
-    /// The values of the loaded state's view (terminal, legal moves,
-    /// weights): the incremental engine keeps its own.
-    fn view_values(&self) -> &[bool] {
-        match &self.counters {
-            Some(c) => c.vals(),
-            None => &self.vals,
+    /// The value of a slot of the loaded state's view (terminal, legal
+    /// moves, weights): the incremental and word engines keep their own.
+    fn view_value(&self, s: u32) -> bool {
+        match (&self.counters, &self.game.words, &self.words) {
+            (Some(c), _, _) => c.vals()[s as usize],
+            (_, Some(program), Some(wm)) => program.value(wm, s),
+            _ => self.vals[s as usize],
         }
     }
 
     /// Before a plan runs on the machine's values: the loaded state's
-    /// values, where the incremental engine keeps them. The `legal` slots it
-    /// does not keep (see `incremental::Counters::vals`) are computed again
-    /// by its goal plan and by the full plan (`tests/games/idle.kif` reads
-    /// them in its goals).
+    /// values, where the incremental or word engine keeps them. The `legal`
+    /// slots the incremental engine does not keep (see
+    /// `incremental::Counters::vals`) are computed again by its goal plan
+    /// and by the full plan (`tests/games/idle.kif` reads them in its
+    /// goals).
     fn copy_counted_values(&mut self) {
         if let Some(c) = &self.counters {
             self.vals.copy_from_slice(c.vals());
+        }
+        if let (Some(program), Some(wm)) = (&self.game.words, &self.words) {
+            let net = &self.game.net;
+            for s in BASE0..net.first_input {
+                self.vals[s as usize] = program.value(wm, s);
+            }
+            for step in &net.view {
+                if let PlanStep::One(s) = *step {
+                    self.vals[s as usize] = program.value(wm, s);
+                }
+            }
         }
     }
 
@@ -654,7 +704,7 @@ impl<'g> Machine<'g> {
             .map(|&(_, w)| w)
             .chain(
                 (from_net.iter())
-                    .filter(|(s, _)| self.view_values()[*s as usize])
+                    .filter(|(s, _)| self.view_value(*s))
                     .map(|(_, w)| *w),
             );
         match (held.next(), held.next()) {
@@ -773,12 +823,16 @@ impl<'g> Machine<'g> {
                 state: self.state.clone(),
             });
         }
+        let does = joint
+            .iter()
+            .enumerate()
+            .map(|(r, &m)| net.roles[r].moves[m as usize].does);
         if let Some(c) = &mut self.counters {
-            let does = joint
-                .iter()
-                .enumerate()
-                .map(|(r, &m)| net.roles[r].moves[m as usize].does);
             c.next(net, &self.game.propagation, does, &mut out.bits);
+            return Ok(());
+        }
+        if let (Some(program), Some(wm)) = (&self.game.words, &mut self.words) {
+            program.next(wm, does, &mut out.bits);
             return Ok(());
         }
         for (r, &m) in joint.iter().enumerate() {

@@ -1,0 +1,874 @@
+//! The word engine: the ground program as word operations over one array
+//! of bits, rule instances that differ only by a position packed into one
+//! operation.
+//!
+//! In: a compiled [`Net`] and the ground atoms and terms it came from. Out:
+//! a [`WordProgram`] (shared by threads; `Err` with the reason for a game it
+//! does not take) and [`WordMachine`]s, one bit array per thread.
+//!
+//! Layout: every slot gets a bit of one array. The base facts of one shape
+//! (`cell(_, _, _)`) lie on a dense grid over their arguments' values in
+//! natural order, so a neighbour on the board is a constant distance away,
+//! as on a bitboard. A derived atom is placed when the first family
+//! computing it is compiled: at its anchor's position (the family's literal
+//! with the most distinct atoms) shifted by one distance per family, so its
+//! atoms mirror the anchor's grid.
+//!
+//! Families: the ground rules of one phase with the same head level, head
+//! shape and literal shapes (relation and the functors of its arguments,
+//! with the sign), which are the instances of one rule as written. Within
+//! a family the instances whose literals and head lie at the same distances
+//! from their anchor form one group, evaluated 64 instances per word:
+//! `head |= mask & lit1 & !lit2 & ...`, each literal a 64-bit window read
+//! at its distance. Instances that do not line up form smaller groups, down
+//! to one instance, so every rule is evaluated whatever the layout; the
+//! layout only decides how many go into one word.
+//!
+//! A step: loading a state copies its words into the grid (a few shifted,
+//! masked word copies), clears the view's slots and runs the view's groups
+//! level by level; a role's legal moves are the set bits of its `legal`
+//! slots. The next state sets the chosen moves' `does` bits, runs the
+//! `after` groups and, level by level beside them, only the rules filed
+//! under the chosen moves (one instance each), then copies the `next`
+//! slots' words out. Holds: the same values as the reference engine's plans
+//! (`tests/differential.rs`). Games with recursive components or numbers
+//! computed at play time are not taken (their plans have steps other than
+//! single slots).
+
+use super::compile::{BASE0, Net, PlanStep, SLOT_FALSE, SLOT_TRUE};
+use crate::ground::{GTerm, GroundAtom, TermId, TermTable};
+use crate::syntax::Symbols;
+use indexmap::IndexMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
+
+/// Bits before the first slot: a guard word, so a shifted copy whose first
+/// bit would fall before the array still starts inside it.
+const GUARD: u32 = 64;
+const FALSE_BIT: u32 = GUARD;
+const TRUE_BIT: u32 = GUARD + 1;
+const UNPLACED: u32 = u32::MAX;
+/// The flag of an operation's chunk count that ORs all its instances into
+/// its one head bit.
+const REDUCE: u32 = 1 << 31;
+/// The flag of a literal read as one bit for every instance.
+const BROADCAST: u32 = 2;
+/// The largest bit array the layout may build (positions are shifted left
+/// by one in the code, so they must stay below 2^31).
+const MAX_BITS: usize = 1 << 26;
+/// A grid or a family's mirrored region is used only while it is at most
+/// this many times the atoms it holds (plus a word), else atoms are placed
+/// one after the other.
+const SPARSENESS: usize = 4;
+
+/// A word copy between the state and the bit array: bits `mask` of state
+/// word `word` and the array's bits `shift` further (bit `b` of the state
+/// and bit `64 * word + b + shift` of the array). The guard word keeps
+/// `64 * word + shift` at or above zero.
+#[derive(Clone, Copy, Debug)]
+struct Transfer {
+    word: u32,
+    shift: i64,
+    mask: u64,
+}
+
+/// The packed operations of one phase, level by level.
+#[derive(Clone, Debug, Default)]
+struct Phase {
+    /// Words and masks of the phase's slots, cleared before it runs.
+    clear: Vec<(u32, u64)>,
+    /// Per level from 1: the range of `code` holding its operations.
+    levels: Vec<(u32, u32)>,
+}
+
+/// A role's `legal` slots as words of the array.
+#[derive(Clone, Debug, Default)]
+struct RoleLegal {
+    /// (word, mask of the role's `legal` bits in it).
+    words: Vec<(u32, u64)>,
+    /// The move of each `legal` bit, from `first` on.
+    first: u32,
+    move_at: Vec<u32>,
+    /// Moves whose `legal` slot is always true.
+    always: Vec<u32>,
+    /// Whether moves read in bit order need sorting into move order.
+    unsorted: bool,
+}
+
+/// One move's triggered rules: (level, start, end) ranges of `code`.
+type Triggered = Vec<(u32, u32, u32)>;
+
+/// A game compiled to word operations.
+///
+/// `code` holds every operation as `head, chunks, literals, mask index`,
+/// then per literal `position << 2 | flags`: for chunk `c` the head bits
+/// at `head + 64c` get `masks[mask index + c]` AND every literal's 64 bits
+/// at `position + 64c` (inverted when negated, its bit at `position`
+/// repeated with [`BROADCAST`]). With the [`REDUCE`] flag on `chunks` the
+/// head is one bit, set when any instance holds.
+#[derive(Clone, Debug)]
+pub struct WordProgram {
+    words: usize,
+    code: Vec<u32>,
+    masks: Vec<u64>,
+    /// The bit of every slot (`UNPLACED` for slots no phase computes).
+    position: Vec<u32>,
+    base_clear: Vec<(u32, u64)>,
+    load: Vec<Transfer>,
+    view: Phase,
+    after: Phase,
+    /// Per move slot (`first_input + i`): its bit and its triggered rules.
+    does: Vec<(u32, Triggered)>,
+    first_input: u32,
+    legal: Vec<RoleLegal>,
+    terminal: u32,
+    /// Copies of the `next` slots into the next state (by state word).
+    next: Vec<Transfer>,
+}
+
+/// One thread's bit array and scratch.
+#[derive(Clone, Debug)]
+pub struct WordMachine {
+    bits: Vec<u64>,
+    /// Per chosen move, how far its triggered rules have run.
+    cursors: Vec<(u32, usize)>,
+}
+
+/// The shape of a term: its functors and arities, not its constants.
+fn skeleton(terms: &TermTable, t: TermId, out: &mut Vec<u32>) {
+    match terms.term(t) {
+        GTerm::App(f, args) => {
+            out.extend([1, f.0, args.len() as u32]);
+            for &a in args.iter() {
+                skeleton(terms, a, out);
+            }
+        }
+        _ => out.push(0),
+    }
+}
+
+/// The leaves (constants and integers) of a term, left to right.
+fn leaves(terms: &TermTable, t: TermId, out: &mut Vec<TermId>) {
+    match terms.term(t) {
+        GTerm::App(_, args) => args.iter().for_each(|&a| leaves(terms, a, out)),
+        _ => out.push(t),
+    }
+}
+
+/// The grid of one shape's atoms: an array over their leaves' values, the
+/// leaf with the fewest values most significant (`cell(X, Y, R)`: R, then
+/// X and Y, so the squares of one role make one block, as on a bitboard).
+struct Grid {
+    size: usize,
+    /// Whether the atoms fill enough of the grid to be laid out on it.
+    dense: bool,
+    /// The atoms (slots) of the shape.
+    members: Vec<u32>,
+}
+
+/// One argument position of a shape on its grid: the rank of each value
+/// (an integer's distance from the least, else its place in natural order)
+/// and the size, a power of two, so two shapes whose coordinates span
+/// 1..8 and 2..7 still have equal strides.
+struct Dim {
+    rank: FxHashMap<TermId, usize>,
+    size: usize,
+}
+
+impl Dim {
+    fn new(values: impl Iterator<Item = TermId>, terms: &TermTable, symbols: &Symbols) -> Dim {
+        let mut values: Vec<TermId> = values.collect();
+        values.sort_by(|&a, &b| terms.compare(a, b, symbols));
+        values.dedup();
+        let ints: Option<Vec<i64>> = values
+            .iter()
+            .map(|&t| terms.int_value(t, symbols))
+            .collect();
+        let rank: FxHashMap<TermId, usize> = match ints {
+            Some(ints) if ints[ints.len() - 1] - ints[0] < 4 * ints.len() as i64 + 64 => {
+                let least = ints[0];
+                (values.iter().zip(ints))
+                    .map(|(&t, i)| (t, (i - least) as usize))
+                    .collect()
+            }
+            _ => values.iter().enumerate().map(|(r, &t)| (t, r)).collect(),
+        };
+        let extent = rank.values().max().map_or(1, |&r| r + 1);
+        Dim {
+            rank,
+            size: extent.next_power_of_two(),
+        }
+    }
+}
+
+/// The bit array being laid out.
+struct Layout {
+    position: Vec<u32>,
+    taken: Vec<bool>,
+    /// Per slot: its shape (0 for the constants) and its index on the grid.
+    shape: Vec<u32>,
+    index: Vec<u32>,
+    grids: Vec<Grid>,
+}
+
+impl Layout {
+    fn new(
+        net: &Net,
+        atoms: &[GroundAtom],
+        terms: &TermTable,
+        symbols: &Symbols,
+    ) -> Result<Layout, &'static str> {
+        let mut ids: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
+        let mut shape = vec![0; net.slots];
+        let mut slot_leaves = vec![Vec::new(); net.slots];
+        let mut key = Vec::new();
+        for (atom, &slot) in atoms.iter().zip(&net.atom_slot) {
+            if slot <= SLOT_TRUE {
+                continue;
+            }
+            key.clear();
+            key.extend([atom.rel.0, atom.args.len() as u32]);
+            atom.args.iter().for_each(|&a| skeleton(terms, a, &mut key));
+            let next = ids.len() as u32 + 1;
+            shape[slot as usize] = *ids.entry(key.clone()).or_insert(next);
+            let leaves_out = &mut slot_leaves[slot as usize];
+            atom.args.iter().for_each(|&a| leaves(terms, a, leaves_out));
+        }
+        let mut members = vec![Vec::new(); ids.len() + 1];
+        for s in BASE0..net.slots as u32 {
+            members[shape[s as usize] as usize].push(s);
+        }
+        let mut index = vec![0; net.slots];
+        let mut grids = Vec::with_capacity(members.len());
+        for (id, members) in members.into_iter().enumerate() {
+            let arity = members
+                .first()
+                .map_or(0, |&s| slot_leaves[s as usize].len());
+            let dims: Vec<Dim> = (0..arity)
+                .map(|j| {
+                    Dim::new(
+                        members.iter().map(|&s| slot_leaves[s as usize][j]),
+                        terms,
+                        symbols,
+                    )
+                })
+                .collect();
+            let size = (dims.iter()).fold(1usize, |acc, d| acc.saturating_mul(d.size));
+            let dense = id != 0 && size <= SPARSENESS * members.len() + 64 && size < MAX_BITS;
+            if dense {
+                let mut order: Vec<&Dim> = dims.iter().collect();
+                order.sort_by_key(|d| d.size);
+                for &s in &members {
+                    let l = &slot_leaves[s as usize];
+                    let at = (order.iter()).fold(0, |acc, d| {
+                        let j = dims.iter().position(|e| std::ptr::eq(e, *d)).unwrap_or(0);
+                        acc * d.size + d.rank[&l[j]]
+                    });
+                    index[s as usize] = at as u32;
+                }
+            }
+            grids.push(Grid {
+                size,
+                dense,
+                members,
+            });
+        }
+        Ok(Layout {
+            position: vec![UNPLACED; net.slots],
+            taken: Vec::new(),
+            shape,
+            index,
+            grids,
+        })
+    }
+
+    fn fresh(&mut self, n: usize) -> Result<u32, &'static str> {
+        let start = self.taken.len();
+        if start + n > MAX_BITS {
+            return Err("the bit array would be too large");
+        }
+        self.taken.resize(start + n, false);
+        Ok(start as u32)
+    }
+
+    fn place(&mut self, slot: u32, bit: u32) {
+        self.position[slot as usize] = bit;
+        self.taken[bit as usize] = true;
+    }
+
+    fn place_fresh(&mut self, slot: u32) -> Result<(), &'static str> {
+        let bit = self.fresh(1)?;
+        self.place(slot, bit);
+        Ok(())
+    }
+
+    /// Whether a slot's shape is laid out on its grid.
+    fn on_grid(&self, slot: u32) -> bool {
+        self.grids[self.shape[slot as usize] as usize].dense
+    }
+
+    /// Places a slot: with every atom of its shape on their grid where it
+    /// is dense, else on the next free bit.
+    fn place_slot(&mut self, slot: u32) -> Result<(), &'static str> {
+        if !self.on_grid(slot) {
+            return self.place_fresh(slot);
+        }
+        let grid = &self.grids[self.shape[slot as usize] as usize];
+        let start = self.fresh(grid.size)?;
+        let members = std::mem::take(&mut self.grids[self.shape[slot as usize] as usize].members);
+        for &s in &members {
+            let bit = start + self.index[s as usize];
+            self.place(s, bit);
+        }
+        Ok(())
+    }
+}
+
+/// Where an instance's literals lie: per literal `(distance from the
+/// anchor, negated)`, or `(bit, negated | BROADCAST)`.
+type LitKey = Vec<(i64, u32)>;
+
+/// A ground rule of a phase: head slot and literals (`slot << 1 | negated`).
+struct Instance<'n> {
+    head: u32,
+    lits: &'n [u32],
+}
+
+/// Builds the code of the families of one level.
+struct Emitter<'a> {
+    layout: &'a mut Layout,
+    code: Vec<u32>,
+    masks: Vec<u64>,
+    /// One past the last bit any operation reads or writes.
+    reach: i64,
+}
+
+impl Emitter<'_> {
+    fn position(&self, lit: u32) -> Result<u32, &'static str> {
+        match self.layout.position[(lit >> 1) as usize] {
+            UNPLACED => Err("a rule reads a slot no phase computes"),
+            p => Ok(p),
+        }
+    }
+
+    /// One operation over the instances whose anchors are `anchors`
+    /// (sorted, within one run): the head at `head` from the first anchor,
+    /// each literal `(at, flags)` at `at` from the anchor, or at bit `at`
+    /// for every instance with [`BROADCAST`] in its flags.
+    fn emit(&mut self, anchors: &[u32], head: i64, lits: &[(i64, u32)], reduce: bool) {
+        let first = anchors[0] as i64;
+        let chunks = (anchors[anchors.len() - 1] - anchors[0]) / 64 + 1;
+        self.code.extend([
+            (first + head) as u32,
+            chunks | (reduce as u32) << 31,
+            lits.len() as u32,
+            self.masks.len() as u32,
+        ]);
+        let span = 64 * chunks as i64 + 64;
+        self.reach = self.reach.max(first + head + span);
+        for &(at, flags) in lits {
+            let bit = if flags & BROADCAST != 0 {
+                at
+            } else {
+                first + at
+            };
+            self.code.push((bit as u32) << 2 | flags);
+            self.reach = self.reach.max(bit + span);
+        }
+        let at = self.masks.len();
+        self.masks.resize(at + chunks as usize, 0);
+        for &a in anchors {
+            let bit = a - anchors[0];
+            self.masks[at + (bit / 64) as usize] |= 1 << (bit % 64);
+        }
+    }
+
+    /// Compiles one family: groups its instances by where their literals
+    /// lie from the anchor, places unplaced heads mirroring the anchor (one
+    /// region per group), then emits one operation per run of instances
+    /// whose heads lie at one distance too.
+    fn family(&mut self, family: &[Instance]) -> Result<(), &'static str> {
+        let n = family.len();
+        let width = family[0].lits.len();
+        let distinct = |slots: &mut Vec<u32>| {
+            slots.sort_unstable();
+            slots.dedup();
+            slots.len()
+        };
+        let columns: Vec<usize> = (0..width)
+            .map(|j| distinct(&mut family.iter().map(|f| f.lits[j] >> 1).collect()))
+            .collect();
+        // A literal on few atoms (`true control(R)`) is read as one bit for
+        // all instances; the anchor is the literal on the most atoms.
+        let broadcast: Vec<bool> = columns.iter().map(|&d| 4 * d <= n).collect();
+        let anchor = (0..width).max_by_key(|&j| (columns[j], std::cmp::Reverse(j)));
+        // Many instances per head (`has_move(R) :- can_move(R, M)`): each
+        // operation ORs its instances into one head bit.
+        let reduce = 4 * distinct(&mut family.iter().map(|f| f.head).collect()) <= n;
+        let mut anchors = Vec::with_capacity(n);
+        // Instances with the same literals and different heads (x capturing
+        // north-east and o south-west read the same two cells) go to
+        // different groups, by how many came before, so a group's heads can
+        // mirror its anchors.
+        let mut by_lits: IndexMap<(LitKey, u32), Vec<usize>, FxBuildHasher> = IndexMap::default();
+        let mut seen: FxHashMap<(LitKey, u32), u32> = FxHashMap::default();
+        for (k, inst) in family.iter().enumerate() {
+            let a = match anchor {
+                Some(j) => self.position(inst.lits[j])? as i64,
+                None => TRUE_BIT as i64,
+            };
+            anchors.push(a as u32);
+            let mut key = Vec::with_capacity(width.max(1));
+            for (j, &l) in inst.lits.iter().enumerate() {
+                let bit = self.position(l)? as i64;
+                key.push(match broadcast[j] && Some(j) != anchor {
+                    true => (bit, l & 1 | BROADCAST),
+                    false => (bit - a, l & 1),
+                });
+            }
+            if width == 0 {
+                key.push((0, 0)); // an empty body: the anchor is the true bit
+            }
+            let repeat = seen.entry((key.clone(), a as u32)).or_default();
+            by_lits.entry((key, *repeat)).or_default().push(k);
+            *repeat += 1;
+        }
+        for ((lits, _), members) in by_lits {
+            self.place_heads(family, &members, &anchors, reduce)?;
+            let mut by_head: IndexMap<i64, Vec<u32>, FxBuildHasher> = IndexMap::default();
+            for &k in &members {
+                let head = self.layout.position[family[k].head as usize] as i64;
+                let key = if reduce {
+                    head
+                } else {
+                    head - anchors[k] as i64
+                };
+                by_head.entry(key).or_default().push(anchors[k]);
+            }
+            for (head, mut runs) in by_head {
+                runs.sort_unstable();
+                runs.dedup();
+                let mut from = 0;
+                for k in 1..=runs.len() {
+                    if k == runs.len() || runs[k] - runs[k - 1] > 64 {
+                        let head = match reduce {
+                            true => head - runs[from] as i64,
+                            false => head,
+                        };
+                        self.emit(&runs[from..k], head, &lits, reduce);
+                        from = k;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Places the unplaced heads of some instances of a family: on their
+    /// shape's grid where it is dense, else (unless the family reduces)
+    /// mirroring their anchors in a fresh region where that is not sparse.
+    fn place_heads(
+        &mut self,
+        family: &[Instance],
+        members: &[usize],
+        anchors: &[u32],
+        reduce: bool,
+    ) -> Result<(), &'static str> {
+        let mut mirror = Vec::new();
+        for &k in members {
+            let head = family[k].head;
+            if self.layout.position[head as usize] != UNPLACED {
+                continue;
+            }
+            if reduce || self.layout.on_grid(head) {
+                self.layout.place_slot(head)?;
+            } else {
+                mirror.push((anchors[k], head));
+            }
+        }
+        let (Some(lo), Some(hi)) = (
+            mirror.iter().map(|m| m.0).min(),
+            mirror.iter().map(|m| m.0).max(),
+        ) else {
+            return Ok(());
+        };
+        let span = (hi - lo + 1) as usize;
+        let mirrored = span <= SPARSENESS * mirror.len() + 64;
+        let start = if mirrored {
+            self.layout.fresh(span)?
+        } else {
+            0
+        };
+        for (a, head) in mirror {
+            if self.layout.position[head as usize] != UNPLACED {
+                continue;
+            }
+            let bit = start + (a - lo);
+            if mirrored && !self.layout.taken[bit as usize] {
+                self.layout.place(head, bit);
+            } else {
+                self.layout.place_fresh(head)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The words and masks covering some bits.
+fn word_masks(bits: impl Iterator<Item = u32>) -> Vec<(u32, u64)> {
+    let mut words: FxHashMap<u32, u64> = FxHashMap::default();
+    for b in bits {
+        *words.entry(b / 64).or_default() |= 1 << (b % 64);
+    }
+    let mut out: Vec<(u32, u64)> = words.into_iter().collect();
+    out.sort_unstable();
+    out
+}
+
+/// The shifted word copies moving bit `from` to bit `to` for every pair,
+/// grouped by the word of `from` and the distance.
+fn transfers(pairs: impl Iterator<Item = (u32, u32)>) -> Vec<Transfer> {
+    let mut grouped: IndexMap<(u32, i64), u64, FxBuildHasher> = IndexMap::default();
+    for (from, to) in pairs {
+        *grouped
+            .entry((from / 64, to as i64 - from as i64))
+            .or_default() |= 1 << (from % 64);
+    }
+    let mut out: Vec<Transfer> = (grouped.into_iter())
+        .map(|((word, shift), mask)| Transfer { word, shift, mask })
+        .collect();
+    out.sort_by_key(|t| (t.word, t.shift));
+    out
+}
+
+/// The slots of a plan, or why the word engine does not take it.
+fn single_slots(plan: &[PlanStep]) -> Result<Vec<u32>, &'static str> {
+    plan.iter()
+        .map(|step| match *step {
+            PlanStep::One(s) => Ok(s),
+            PlanStep::Fixpoint(..) => Err("it has recursive components"),
+            PlanStep::Test(..) => Err("it computes numbers at play time"),
+        })
+        .collect()
+}
+
+impl WordProgram {
+    /// Compiles a net, or says why the word engine does not take it.
+    pub fn new(
+        net: &Net,
+        atoms: &[GroundAtom],
+        terms: &TermTable,
+        symbols: &Symbols,
+    ) -> Result<WordProgram, &'static str> {
+        let view = single_slots(&net.view)?;
+        let after = single_slots(&net.after)?;
+        let mut layout = Layout::new(net, atoms, terms, symbols)?;
+        layout.fresh(GUARD as usize)?;
+        layout.fresh(2)?;
+        layout.place(SLOT_FALSE, FALSE_BIT);
+        layout.place(SLOT_TRUE, TRUE_BIT);
+        for s in BASE0..net.first_derived {
+            if layout.position[s as usize] == UNPLACED {
+                layout.place_slot(s)?;
+            }
+        }
+        let shape = layout.shape.clone();
+        // Rules filed under a move, by head.
+        let mut triggered_of: Vec<Vec<(u32, u32)>> = vec![Vec::new(); net.slots];
+        for (i, (early, later)) in net.early.iter().zip(&net.triggered).enumerate() {
+            for &(head, rule) in early.iter().chain(later) {
+                triggered_of[head as usize].push((i as u32, rule));
+            }
+        }
+        let rules_of = |s: u32| {
+            let d = (s - net.first_derived) as usize;
+            net.slot_rules[d]..net.slot_rules[d + 1]
+        };
+        let body = |rule: u32| {
+            &net.lits
+                [net.rule_lits[rule as usize] as usize..net.rule_lits[rule as usize + 1] as usize]
+        };
+        // Levels: one more than the highest slot a rule of the slot reads.
+        let mut level = vec![0u32; net.slots];
+        for s in net.first_derived..net.slots as u32 {
+            let own = rules_of(s).chain(triggered_of[s as usize].iter().map(|t| t.1));
+            let reads = own.flat_map(|r| body(r).iter().map(|&l| level[(l >> 1) as usize]));
+            level[s as usize] = 1 + reads.max().unwrap_or(0);
+        }
+        let mut emitter = Emitter {
+            layout: &mut layout,
+            code: Vec::new(),
+            masks: Vec::new(),
+            reach: 0,
+        };
+        let mut phases = Vec::new();
+        for slots in [&view, &after] {
+            let top = slots.iter().map(|&s| level[s as usize]).max().unwrap_or(0);
+            let mut levels = Vec::with_capacity(top as usize);
+            for l in 1..=top {
+                let start = emitter.code.len() as u32;
+                let mut families: IndexMap<Vec<u32>, Vec<Instance>, FxBuildHasher> =
+                    IndexMap::default();
+                for &s in slots.iter().filter(|&&s| level[s as usize] == l) {
+                    for r in rules_of(s) {
+                        let lits = body(r);
+                        let mut key = vec![shape[s as usize]];
+                        key.extend(
+                            lits.iter()
+                                .map(|&l| shape[(l >> 1) as usize] << 1 | (l & 1)),
+                        );
+                        families
+                            .entry(key)
+                            .or_default()
+                            .push(Instance { head: s, lits });
+                    }
+                }
+                for family in families.values() {
+                    emitter.family(family)?;
+                }
+                for &s in slots.iter().filter(|&&s| level[s as usize] == l) {
+                    if emitter.layout.position[s as usize] == UNPLACED {
+                        emitter.layout.place_slot(s)?;
+                    }
+                }
+                levels.push((start, emitter.code.len() as u32));
+            }
+            let clear = word_masks(slots.iter().map(|&s| emitter.layout.position[s as usize]));
+            phases.push(Phase { clear, levels });
+        }
+        let mut does = Vec::with_capacity(net.triggered.len());
+        for (i, (early, later)) in net.early.iter().zip(&net.triggered).enumerate() {
+            let mut rules: Vec<(u32, u32)> = early.iter().chain(later).copied().collect();
+            rules.sort_by_key(|&(head, _)| level[head as usize]);
+            let mut ranges = Vec::with_capacity(rules.len());
+            for (head, rule) in rules {
+                if emitter.layout.position[head as usize] == UNPLACED {
+                    continue; // a slot the next state does not need
+                }
+                let start = emitter.code.len() as u32;
+                let lits: Vec<(i64, u32)> = match body(rule) {
+                    [] => vec![(TRUE_BIT as i64, 0)],
+                    lits => (lits.iter())
+                        .map(|&l| emitter.position(l).map(|p| (p as i64, l & 1)))
+                        .collect::<Result<_, _>>()?,
+                };
+                let head_bit = emitter.position(head << 1)?;
+                emitter.emit(&[0], head_bit as i64, &lits, false);
+                ranges.push((level[head as usize], start, emitter.code.len() as u32));
+            }
+            let slot = net.first_input + i as u32;
+            does.push((emitter.layout.position[slot as usize], ranges));
+        }
+        let Emitter {
+            code, masks, reach, ..
+        } = emitter;
+        let legal = (net.roles.iter())
+            .map(|role| role_legal(role.moves.iter().map(|m| m.legal), &layout.position))
+            .collect::<Result<_, _>>()?;
+        let base_bits = (0..net.base.len() as u32).map(|i| layout.position[(BASE0 + i) as usize]);
+        let load = transfers((0..net.base.len() as u32).zip(base_bits.clone()));
+        if net
+            .next
+            .iter()
+            .any(|&(s, _)| layout.position[s as usize] == UNPLACED)
+        {
+            return Err("a `next` slot is in no phase");
+        }
+        let next = transfers(
+            net.next
+                .iter()
+                .map(|&(s, i)| (i, layout.position[s as usize])),
+        );
+        let reach = layout.taken.len().max(reach as usize);
+        let mut phases = phases.into_iter();
+        Ok(WordProgram {
+            words: reach.div_ceil(64) + 2,
+            code,
+            masks,
+            base_clear: word_masks(base_bits),
+            load,
+            view: phases.next().unwrap_or_default(),
+            after: phases.next().unwrap_or_default(),
+            does,
+            first_input: net.first_input,
+            legal,
+            terminal: layout.position[net.terminal as usize],
+            next,
+            position: layout.position,
+        })
+    }
+}
+
+/// A role's `legal` slots as words and a table from bit to move.
+fn role_legal(
+    legal_slots: impl Iterator<Item = u32>,
+    position: &[u32],
+) -> Result<RoleLegal, &'static str> {
+    let mut out = RoleLegal::default();
+    let mut at = Vec::new();
+    for (m, s) in legal_slots.enumerate() {
+        match s {
+            SLOT_FALSE => {}
+            SLOT_TRUE => out.always.push(m as u32),
+            _ => match position[s as usize] {
+                UNPLACED => return Err("a legal move's slot is in no phase"),
+                bit => at.push((bit, m as u32)),
+            },
+        }
+    }
+    at.sort_unstable();
+    out.unsorted = !out.always.is_empty() || at.windows(2).any(|w| w[0].1 > w[1].1);
+    out.words = word_masks(at.iter().map(|a| a.0));
+    if let (Some(first), Some(last)) = (at.first(), at.last()) {
+        out.first = first.0;
+        out.move_at = vec![u32::MAX; (last.0 - first.0 + 1) as usize];
+        for &(bit, m) in &at {
+            out.move_at[(bit - first.0) as usize] = m;
+        }
+    }
+    Ok(out)
+}
+
+/// The 64 bits of `bits` from bit `at` on.
+#[inline(always)]
+fn read(bits: &[u64], at: usize) -> u64 {
+    let (w, s) = (at / 64, at % 64);
+    match s {
+        0 => bits[w],
+        _ => bits[w] >> s | bits[w + 1] << (64 - s),
+    }
+}
+
+/// Sets the bits of `value` in `bits` from bit `at` on.
+#[inline(always)]
+fn or_at(bits: &mut [u64], at: usize, value: u64) {
+    let (w, s) = (at / 64, at % 64);
+    bits[w] |= value << s;
+    if s != 0 {
+        bits[w + 1] |= value >> (64 - s);
+    }
+}
+
+impl WordProgram {
+    pub fn machine(&self) -> WordMachine {
+        let mut bits = vec![0; self.words];
+        bits[(TRUE_BIT / 64) as usize] |= 1 << (TRUE_BIT % 64);
+        WordMachine {
+            bits,
+            cursors: Vec::new(),
+        }
+    }
+
+    /// The bytes of a machine's bit array.
+    pub fn machine_bytes(&self) -> usize {
+        8 * self.words
+    }
+
+    /// Runs the operations `code[start..end]`.
+    #[inline]
+    fn run(&self, bits: &mut [u64], start: u32, end: u32) {
+        let code = &self.code[..end as usize];
+        let mut pc = start as usize;
+        while pc < code.len() {
+            let (head, chunks, count, mask) = (code[pc], code[pc + 1], code[pc + 2], code[pc + 3]);
+            let lits = &code[pc + 4..pc + 4 + count as usize];
+            let reduce = chunks & REDUCE != 0;
+            for c in 0..(chunks & !REDUCE) as usize {
+                let mut word = self.masks[mask as usize + c];
+                for &l in lits {
+                    let at = (l >> 2) as usize;
+                    let value = match l & BROADCAST {
+                        0 => read(bits, at + 64 * c),
+                        _ => 0u64.wrapping_sub(bits[at / 64] >> (at % 64) & 1),
+                    };
+                    word &= value ^ 0u64.wrapping_sub((l & 1) as u64);
+                }
+                if word == 0 {
+                    continue;
+                }
+                if reduce {
+                    or_at(bits, head as usize, 1);
+                    break;
+                }
+                or_at(bits, head as usize + 64 * c, word);
+            }
+            pc += 4 + count as usize;
+        }
+    }
+
+    /// Loads a state: its facts into the array, then the view, then every
+    /// role's legal moves (in move order).
+    pub fn load(&self, m: &mut WordMachine, state: &[u64], legal: &mut [Vec<u32>]) {
+        let bits = &mut m.bits;
+        for &(w, mask) in self.base_clear.iter().chain(&self.view.clear) {
+            bits[w as usize] &= !mask;
+        }
+        for t in &self.load {
+            let at = (64 * t.word as i64 + t.shift) as usize;
+            or_at(bits, at, state[t.word as usize] & t.mask);
+        }
+        for &(start, end) in &self.view.levels {
+            self.run(bits, start, end);
+        }
+        for (role, out) in self.legal.iter().zip(legal.iter_mut()) {
+            out.clear();
+            for &(w, mask) in &role.words {
+                let mut set = bits[w as usize] & mask;
+                while set != 0 {
+                    let bit = 64 * w + set.trailing_zeros();
+                    set &= set - 1;
+                    out.push(role.move_at[(bit - role.first) as usize]);
+                }
+            }
+            if role.unsorted {
+                out.extend_from_slice(&role.always);
+                out.sort_unstable();
+            }
+        }
+    }
+
+    /// Whether slot `s` holds in the loaded state (view and base slots).
+    pub fn value(&self, m: &WordMachine, s: u32) -> bool {
+        match self.position[s as usize] {
+            UNPLACED => false,
+            bit => m.bits[(bit / 64) as usize] >> (bit % 64) & 1 == 1,
+        }
+    }
+
+    pub fn is_terminal(&self, m: &WordMachine) -> bool {
+        m.bits[(self.terminal / 64) as usize] >> (self.terminal % 64) & 1 == 1
+    }
+
+    /// The next state after the moves (their `does` slots) into `out`.
+    pub fn next(&self, m: &mut WordMachine, does: impl Iterator<Item = u32>, out: &mut [u64]) {
+        let WordMachine { bits, cursors } = m;
+        cursors.clear();
+        for slot in does {
+            let (bit, _) = self.does[(slot - self.first_input) as usize];
+            bits[(bit / 64) as usize] |= 1 << (bit % 64);
+            cursors.push((slot - self.first_input, 0));
+        }
+        for &(w, mask) in &self.after.clear {
+            bits[w as usize] &= !mask;
+        }
+        for (l, &(start, end)) in self.after.levels.iter().enumerate() {
+            self.run(bits, start, end);
+            let level = l as u32 + 1;
+            for (i, next) in cursors.iter_mut() {
+                let rules = &self.does[*i as usize].1;
+                while let Some(&(_, start, end)) = rules.get(*next).filter(|r| r.0 == level) {
+                    self.run(bits, start, end);
+                    *next += 1;
+                }
+            }
+        }
+        for &(i, _) in cursors.iter() {
+            let bit = self.does[i as usize].0;
+            bits[(bit / 64) as usize] &= !(1 << (bit % 64));
+        }
+        out.iter_mut().for_each(|w| *w = 0);
+        for t in &self.next {
+            let at = (64 * t.word as i64 + t.shift) as usize;
+            out[t.word as usize] |= read(bits, at) & t.mask;
+        }
+    }
+}
