@@ -319,6 +319,11 @@ impl<'g> Evaluator<'g> {
         &self.terms
     }
 
+    /// Candidate facts tried since the state or the moves were last set.
+    pub fn work(&self) -> u64 {
+        self.work
+    }
+
     /// Loads a state given as its bitset over the game's base facts.
     pub fn load(&mut self, bits: &[u64]) {
         self.stores[Level::State as usize].clear();
