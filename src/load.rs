@@ -175,9 +175,10 @@ impl Choice {
     pub fn fallback(&self) -> Option<String> {
         match self {
             Choice::Estimate { per_state, budget } => Some(format!(
-                "grounding takes more than {} steps, more than it may for {per_state} candidate \
-                 facts per state on the rule evaluator",
+                "grounding takes more than {} steps, more than it may for {} candidate facts per \
+                 state on the rule evaluator",
                 budget.max(&estimate::FIRST_LOOK),
+                at_least(*per_state),
             )),
             Choice::TooLarge(why) => Some(why.clone()),
             _ => None,
@@ -197,8 +198,9 @@ impl Choice {
                 per_state,
                 budget,
             } => format!(
-                "grounded in {effort} steps, within the {budget} it may for {per_state} candidate \
-                 facts per state on the rule evaluator"
+                "grounded in {effort} steps, within the {budget} it may for {} candidate facts per \
+                 state on the rule evaluator",
+                at_least(*per_state)
             ),
             Choice::Whole { effort } => format!(
                 "grounded in {effort} steps with the whole limits (the rule evaluator could not \
@@ -206,6 +208,15 @@ impl Choice {
             ),
             Choice::Estimate { .. } | Choice::TooLarge(_) => self.fallback().unwrap_or_default(),
         }
+    }
+}
+
+/// A state's cost on the rule evaluator in words: a measure stops at
+/// [`estimate::ENOUGH_PER_STATE`].
+fn at_least(per_state: u64) -> String {
+    match per_state >= estimate::ENOUGH_PER_STATE {
+        true => format!("{per_state} or more"),
+        false => per_state.to_string(),
     }
 }
 
@@ -253,7 +264,8 @@ fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diag
     // (then with the whole limits, which a few games need).
     let rules = Game::from_rules(program, &within(estimate::FIRST_LOOK))
         .or_else(|_| Game::from_rules(program, limits));
-    let per_state = rules.as_ref().ok().and_then(Game::rule_work_per_state);
+    let per_state = (rules.as_ref().ok())
+        .and_then(|rules| rules.rule_work_per_state(estimate::ENOUGH_PER_STATE));
     let (rules, per_state) = match (rules, per_state) {
         (Ok(rules), Some(per_state)) => (rules, per_state),
         (rules, _) => return ground_whole(program, limits, rules),

@@ -176,10 +176,7 @@ fn pawn_whopping_on_250_squares_falls_back_to_the_rule_evaluator() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.starts_with(
-            "note: games/pawn_whopping.rules: grounding takes more than 6000000 steps, more \
-             than it may for "
-        ),
+        err.starts_with("note: games/pawn_whopping.rules: grounding takes more than "),
         "{err}"
     );
     assert!(

@@ -44,6 +44,10 @@ pub const PAYBACK_STATES: Effort = 1_500;
 /// grounding up to them. Brawl, the largest grounding kept, takes 14,800,000.
 pub const MAX_BUDGET: Effort = 20_000_000;
 
+/// The cost of a state on the rule evaluator from which the budget is
+/// [`MAX_BUDGET`]: a measure may stop there.
+pub const ENOUGH_PER_STATE: u64 = MAX_BUDGET.div_ceil(PAYBACK_STATES);
+
 /// The effort a game may ground with when one of its states costs the rule
 /// evaluator `per_state` candidate facts: [`PAYBACK_STATES`] such states,
 /// at most [`MAX_BUDGET`].

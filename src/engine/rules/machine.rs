@@ -42,6 +42,12 @@ impl<'g> RuleMachine<'g> {
         self.eval.work()
     }
 
+    /// Stops every later evaluation past `cap` candidate facts (reported
+    /// as a limit reached).
+    pub fn set_work_cap(&mut self, cap: u64) {
+        self.eval.set_work_cap(cap);
+    }
+
     /// Why the loaded state could not be evaluated, if it could not.
     pub fn failure(&self) -> Option<String> {
         self.failed.as_ref().map(Stop::to_string)
