@@ -257,6 +257,10 @@ fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diag
             let effort = ground.effort;
             return compiled(program, ground, Choice::FirstLook { effort });
         }
+        // A relation the grounder saw grow gets the whole limits' verdict.
+        Err(e) if e.over_budget && e.fallback.is_none() => {
+            return ground_whole(program, limits, || Game::from_rules(program, limits));
+        }
         Err(e) if e.over_budget => {}
         Err(e) => return grounding_failed(program, limits, e),
     }
@@ -268,7 +272,7 @@ fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diag
         .and_then(|rules| rules.rule_work_per_state(estimate::ENOUGH_PER_STATE));
     let (rules, per_state) = match (rules, per_state) {
         (Ok(rules), Some(per_state)) => (rules, per_state),
-        (rules, _) => return ground_whole(program, limits, rules),
+        (rules, _) => return ground_whole(program, limits, || rules),
     };
     let budget = estimate::budget_for(per_state);
     let on_rules = Choice::Estimate { per_state, budget };
@@ -284,6 +288,9 @@ fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diag
                 budget,
             };
             compiled(program, ground, choice)
+        }
+        Err(e) if e.over_budget && e.fallback.is_none() => {
+            ground_whole(program, limits, || Ok(rules))
         }
         Err(e) if e.over_budget => Ok((rules, on_rules)),
         Err(GroundError {
@@ -304,12 +311,13 @@ fn compiled(
 }
 
 /// Grounds with the whole limits, as before any estimate (the rule
-/// evaluator could not be measured): the compiled game, else `rules` for
-/// a finite game too large, else the errors.
+/// evaluator could not be measured, or a relation grew within a budget):
+/// the compiled game, else `rules` for a finite game too large, else the
+/// errors.
 fn ground_whole(
     program: &Program,
     limits: &Limits,
-    rules: Result<Game, Vec<Diagnostic>>,
+    rules: impl FnOnce() -> Result<Game, Vec<Diagnostic>>,
 ) -> Result<(Game, Choice), Vec<Diagnostic>> {
     match ground::ground(program, limits) {
         Ok(ground) => {
@@ -319,7 +327,7 @@ fn ground_whole(
         Err(GroundError {
             fallback: Some(why),
             ..
-        }) => Ok((rules?, Choice::TooLarge(why))),
+        }) => Ok((rules()?, Choice::TooLarge(why))),
         Err(e) => Err(e.diagnostics),
     }
 }
