@@ -6,14 +6,17 @@
 //! diagnostic that stopped it; in both cases the [`SourceMap`] the
 //! diagnostics point into and how many diagnostics the checks left out (or
 //! the I/O error that kept the file from being read). Every command of the
-//! CLI, the REPL and the tests open games here. A game that is finite but
-//! too large to ground runs on the rule evaluator unless an engine was
-//! asked for; [`Loaded::fallback`] says why.
+//! CLI, the REPL and the tests open games here. Unless an engine is asked
+//! for, a game whose grounding costs too much for the work of one of its
+//! states, or that is finite but too large to ground, runs on the rule
+//! evaluator; [`Loaded::choice`] says why (the rule, from counts only, is in
+//! [`choose`]).
 
 use crate::check::{Summary, analyse, in_source_order, incomplete, never_matched};
 use crate::diag::{Diagnostic, has_errors};
 use crate::engine::{EngineKind, Game};
-use crate::ground::{self, GroundError, Limits};
+use crate::ground::estimate::{self, Effort};
+use crate::ground::{self, Ground, GroundError, Limits};
 use crate::syntax::{self, LoadError, Overrides, Program, ReadError, SourceMap, Syntax};
 use std::path::Path;
 
@@ -25,9 +28,8 @@ pub struct Loaded {
     pub omitted: usize,
     /// The program's shape: relations, rules, strata.
     pub summary: Summary,
-    /// Why the game runs on the rule evaluator though no engine was asked
-    /// for ("too large to ground (more than ...)").
-    pub fallback: Option<String>,
+    /// Why the game runs on the engine it does.
+    pub choice: Choice,
 }
 
 pub struct Failed {
@@ -111,7 +113,7 @@ pub fn build_with(
     // The checks passed: grounding and compiling find what only they can (an
     // infinite or too large instantiation, a goal that is not an integer).
     match make_game(&program, engine) {
-        Ok((game, fallback)) => Ok(Loaded {
+        Ok((game, choice)) => Ok(Loaded {
             warnings: {
                 // The rule evaluator has no ground program to judge literals by.
                 if game.query_rules().is_none() {
@@ -127,7 +129,7 @@ pub fn build_with(
             sources,
             omitted,
             summary: analysis.summary,
-            fallback,
+            choice,
         }),
         Err(mut errors) => {
             diagnostics.append(&mut errors);
@@ -141,33 +143,204 @@ pub fn build_with(
     }
 }
 
-/// The game for an engine, and why it fell back to the rule evaluator if
-/// it did.
+/// Why a game runs on the engine it does (`check --explain` says it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// The engine was asked for (`--engine`).
+    Asked,
+    /// Compiled: it grounded within [`estimate::FIRST_LOOK`], in `effort`
+    /// steps.
+    FirstLook { effort: Effort },
+    /// Compiled: past the first look, it grounded in `effort` steps within
+    /// the `budget` ([`estimate::budget_for`]) its states' cost on the rule
+    /// evaluator, `per_state` candidate facts each, allows.
+    WithinBudget {
+        effort: Effort,
+        per_state: u64,
+        budget: Effort,
+    },
+    /// Compiled: grounded with the whole limits, in `effort` steps, the
+    /// rule evaluator being unable to run its initial state.
+    Whole { effort: Effort },
+    /// On the rule evaluator: grounding takes more than the first look and
+    /// more than the `budget` its `per_state` cost allows.
+    Estimate { per_state: u64, budget: Effort },
+    /// On the rule evaluator: finite but larger than the limits (why).
+    TooLarge(String),
+}
+
+impl Choice {
+    /// Why the game runs on the rule evaluator though no engine was asked
+    /// for, if it does.
+    pub fn fallback(&self) -> Option<String> {
+        match self {
+            Choice::Estimate { per_state, budget } => Some(format!(
+                "grounding takes more than {} steps, more than it may for {} candidate facts per \
+                 state on the rule evaluator",
+                budget.max(&estimate::FIRST_LOOK),
+                at_least(*per_state),
+            )),
+            Choice::TooLarge(why) => Some(why.clone()),
+            _ => None,
+        }
+    }
+
+    /// Why the engine was chosen, in words.
+    pub fn explain(&self) -> String {
+        match self {
+            Choice::Asked => "asked for with --engine".to_string(),
+            Choice::FirstLook { effort } => format!(
+                "grounded in {effort} steps, within the first look of {}",
+                estimate::FIRST_LOOK
+            ),
+            Choice::WithinBudget {
+                effort,
+                per_state,
+                budget,
+            } => format!(
+                "grounded in {effort} steps, within the {budget} it may for {} candidate facts per \
+                 state on the rule evaluator",
+                at_least(*per_state)
+            ),
+            Choice::Whole { effort } => format!(
+                "grounded in {effort} steps with the whole limits (the rule evaluator could not \
+                 evaluate the initial state)"
+            ),
+            Choice::Estimate { .. } | Choice::TooLarge(_) => self.fallback().unwrap_or_default(),
+        }
+    }
+}
+
+/// A state's cost on the rule evaluator in words: a measure stops at
+/// [`estimate::ENOUGH_PER_STATE`].
+fn at_least(per_state: u64) -> String {
+    match per_state >= estimate::ENOUGH_PER_STATE {
+        true => format!("{per_state} or more"),
+        false => per_state.to_string(),
+    }
+}
+
+/// The game for an engine, and why it runs on the engine it does.
 fn make_game(
     program: &Program,
     engine: Option<EngineKind>,
-) -> Result<(Game, Option<String>), Vec<Diagnostic>> {
+) -> Result<(Game, Choice), Vec<Diagnostic>> {
     let limits = Limits::default();
     let bad_values = crate::engine::values::written_values(program);
     if !bad_values.is_empty() {
         return Err(bad_values);
     }
-    if engine == Some(EngineKind::Rules) {
-        return Ok((Game::from_rules(program, &limits)?, None));
+    match engine {
+        Some(EngineKind::Rules) => Ok((Game::from_rules(program, &limits)?, Choice::Asked)),
+        Some(engine) => {
+            let mut game =
+                Game::from_ground(ground::ground(program, &limits)?, program.meta.clone())?;
+            game.set_engine(engine);
+            Ok((game, Choice::Asked))
+        }
+        None => choose(program, &limits),
     }
-    let ground = match ground::ground(program, &limits) {
-        Ok(ground) => ground,
+}
+
+/// The default engine (see docs/ENGINES.md, "How an engine is chosen"):
+/// a game that grounds within the first look is compiled; one that does
+/// not is loaded on the rule evaluator, which says what one of its states
+/// costs, and is grounded again only within the effort that cost allows
+/// ([`estimate::budget_for`]).
+fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diagnostic>> {
+    let within = |max_effort| Limits {
+        max_effort,
+        ..*limits
+    };
+    match ground::ground(program, &within(estimate::FIRST_LOOK)) {
+        Ok(ground) => {
+            let effort = ground.effort;
+            return compiled(program, ground, Choice::FirstLook { effort });
+        }
+        // A relation the grounder saw grow gets the whole limits' verdict.
+        Err(e) if e.over_budget && e.fallback.is_none() => {
+            return ground_whole(program, limits, || Game::from_rules(program, limits));
+        }
+        Err(e) if e.over_budget => {}
+        Err(e) => return grounding_failed(program, limits, e),
+    }
+    // The rule evaluator's domains are grounded within the first look too
+    // (then with the whole limits, which a few games need).
+    let rules = Game::from_rules(program, &within(estimate::FIRST_LOOK))
+        .or_else(|_| Game::from_rules(program, limits));
+    let per_state = (rules.as_ref().ok())
+        .and_then(|rules| rules.rule_work_per_state(estimate::ENOUGH_PER_STATE));
+    let (rules, per_state) = match (rules, per_state) {
+        (Ok(rules), Some(per_state)) => (rules, per_state),
+        (rules, _) => return ground_whole(program, limits, || rules),
+    };
+    let budget = estimate::budget_for(per_state);
+    let on_rules = Choice::Estimate { per_state, budget };
+    if budget <= estimate::FIRST_LOOK {
+        return Ok((rules, on_rules));
+    }
+    match ground::ground(program, &within(budget)) {
+        Ok(ground) => {
+            let effort = ground.effort;
+            let choice = Choice::WithinBudget {
+                effort,
+                per_state,
+                budget,
+            };
+            compiled(program, ground, choice)
+        }
+        Err(e) if e.over_budget && e.fallback.is_none() => {
+            ground_whole(program, limits, || Ok(rules))
+        }
+        Err(e) if e.over_budget => Ok((rules, on_rules)),
         Err(GroundError {
             fallback: Some(why),
             ..
-        }) if engine.is_none() => {
-            return Ok((Game::from_rules(program, &limits)?, Some(why)));
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let mut game = Game::from_ground(ground, program.meta.clone())?;
-    if let Some(engine) = engine {
-        game.set_engine(engine);
+        }) => Ok((rules, Choice::TooLarge(why))),
+        Err(e) => Err(e.into()),
     }
-    Ok((game, None))
+}
+
+/// The compiled game of a ground program, on the engine that pays off.
+fn compiled(
+    program: &Program,
+    ground: Ground,
+    choice: Choice,
+) -> Result<(Game, Choice), Vec<Diagnostic>> {
+    Ok((Game::from_ground(ground, program.meta.clone())?, choice))
+}
+
+/// Grounds with the whole limits, as before any estimate (the rule
+/// evaluator could not be measured, or a relation grew within a budget):
+/// the compiled game, else `rules` for a finite game too large, else the
+/// errors.
+fn ground_whole(
+    program: &Program,
+    limits: &Limits,
+    rules: impl FnOnce() -> Result<Game, Vec<Diagnostic>>,
+) -> Result<(Game, Choice), Vec<Diagnostic>> {
+    match ground::ground(program, limits) {
+        Ok(ground) => {
+            let effort = ground.effort;
+            compiled(program, ground, Choice::Whole { effort })
+        }
+        Err(GroundError {
+            fallback: Some(why),
+            ..
+        }) => Ok((rules()?, Choice::TooLarge(why))),
+        Err(e) => Err(e.diagnostics),
+    }
+}
+
+/// After a grounding that failed for another reason than its budget: the
+/// rule evaluator for a finite game too large to ground, else the errors.
+fn grounding_failed(
+    program: &Program,
+    limits: &Limits,
+    e: GroundError,
+) -> Result<(Game, Choice), Vec<Diagnostic>> {
+    match e.fallback {
+        Some(why) => Ok((Game::from_rules(program, limits)?, Choice::TooLarge(why))),
+        None => Err(e.diagnostics),
+    }
 }

@@ -13,6 +13,8 @@ mod common;
 use std::path::Path;
 use tabula::engine::perft::perft;
 use tabula::engine::{EngineError, EngineKind, Game};
+use tabula::ground::estimate;
+use tabula::load::Choice;
 use tabula::syntax::{self, SourceMap, Syntax};
 
 /// The (depth, leaves, states) the reasoner counted for a large game.
@@ -56,10 +58,12 @@ fn chess_is_too_large_to_ground_and_runs_on_the_rule_evaluator() {
     let loaded = tabula::load::open(&dir.join("chess.kif"), None, &Default::default())
         .unwrap_or_else(|f| panic!("chess does not load: {:?}", f.diagnostics));
     assert_eq!(loaded.game.engine(), EngineKind::Rules);
-    assert_eq!(
-        loaded.fallback.as_deref(),
-        Some("too large to ground (more than 2000000 ground atoms)")
-    );
+    // A state costs the rule evaluator so much that the budget is the most
+    // any game grounds with by default; chess needs more.
+    let Choice::Estimate { budget, .. } = loaded.choice else {
+        panic!("chess falls back by the estimate: {:?}", loaded.choice)
+    };
+    assert_eq!(budget, estimate::MAX_BUDGET);
     counts_agree(&loaded.game, &dir, "chess.kif", 2);
 }
 
@@ -70,16 +74,18 @@ fn check_accepts_chess_with_a_note() {
     };
     let path = dir.join("chess.kif");
     let path = path.to_str().expect("a UTF-8 path");
-    common::check(
-        &["check", "--quiet", "--playouts", "0", path],
-        "",
-        "",
-        &format!(
-            "note: {path}: too large to ground (more than 2000000 ground atoms); \
-             using the rule evaluator\n"
+    let (out, err, code) = common::run(&["check", "--quiet", "--playouts", "0", path], "");
+    assert_eq!((out.as_str(), code), ("", 0), "{err}");
+    let note =
+        format!("note: {path}: grounding takes more than 20000000 steps, more than it may for ");
+    assert!(err.starts_with(&note), "{err}");
+    assert!(
+        err.ends_with(
+            " candidate facts per state on the rule evaluator; using the rule evaluator\n"
         ),
-        0,
+        "{err}"
     );
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 #[test]

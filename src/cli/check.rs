@@ -135,6 +135,16 @@ fn print_summary(path: &Path, loaded: &Loaded, observed: &Observed) {
     if !largest.is_empty() {
         text.push_str(&format!("  largest        {}\n", largest.join(", ")));
     }
+    let engine = match game.engine() {
+        EngineKind::Reference => "reference",
+        EngineKind::Incremental => "incremental",
+        EngineKind::Rules => "rules",
+        EngineKind::Words => "words",
+    };
+    text.push_str(&format!(
+        "  engine         {engine}: {}\n",
+        loaded.choice.explain()
+    ));
     // The game's symbols extend the program's, so the ids are the same.
     for (i, stratum) in summary.strata.iter().enumerate() {
         let mut names: Vec<&str> = stratum.iter().map(|s| game.symbols.name(*s)).collect();

@@ -313,7 +313,7 @@ fn open_file(path: &Path, options: &GameOptions, overrides: &Overrides) -> Resul
     });
     match crate::load::open_with(path, options.syntax(), overrides, engine) {
         Ok(loaded) => {
-            if let Some(why) = &loaded.fallback {
+            if let Some(why) = loaded.choice.fallback() {
                 errln!("note: {}: {why}; using the rule evaluator", path.display());
             }
             if engine == Some(EngineKind::Words) && loaded.game.engine() != EngineKind::Words {

@@ -232,6 +232,54 @@ impl Game {
         })
     }
 
+    /// On the rule evaluator, the candidate facts one state costs it: those
+    /// tried for the initial state's view (terminal, legal moves, weights;
+    /// the static relations' tables, made once per machine, left out)
+    /// plus the mean of those tried for a next state over a few of its joint
+    /// moves, spread over each role's legal moves; `enough` if that is more
+    /// (an evaluation stops there, the static tables' at 100 times as much).
+    /// A count, so the same on every run; `None` on the compiled engines or
+    /// if an evaluation stops for another reason.
+    pub fn rule_work_per_state(&self, enough: u64) -> Option<u64> {
+        /// Joint moves of the initial state whose next states are measured.
+        const SAMPLES: usize = 8;
+        let game = self.rules.as_deref()?;
+        let mut machine = RuleMachine::new(game);
+        let mut legal = vec![Vec::new(); game.roles.len()];
+        let start = self.initial();
+        // Stopped past the cap: the state costs at least `enough`.
+        let capped = |machine: &RuleMachine, cap: u64| machine.work() > cap;
+        // The first load fills the static relations' tables, kept for
+        // every later state: the second measures a state's own work.
+        let warm_up = enough.saturating_mul(100);
+        machine.set_work_cap(warm_up);
+        machine.load(&start.bits, &mut legal);
+        if machine.failure().is_some() {
+            return capped(&machine, warm_up).then_some(enough);
+        }
+        machine.set_work_cap(enough);
+        machine.load(&start.bits, &mut legal);
+        if machine.failure().is_some() {
+            return capped(&machine, enough).then_some(enough);
+        }
+        let view = machine.work();
+        if machine.terminal || legal.iter().any(Vec::is_empty) {
+            return Some(view.min(enough));
+        }
+        let mut next = start.bits.clone();
+        let mut total = 0;
+        for k in 0..SAMPLES {
+            let joint: Vec<u32> = (legal.iter())
+                .map(|moves| moves[k * moves.len() / SAMPLES])
+                .collect();
+            if machine.next(&joint, &mut next).is_err() {
+                return capped(&machine, enough).then_some(enough);
+            }
+            total += machine.work();
+        }
+        Some((view + total / SAMPLES as u64).min(enough))
+    }
+
     /// The sizes of the ground program the game was compiled from.
     pub fn ground_stats(&self) -> GroundStats {
         self.ground_stats

@@ -17,6 +17,7 @@
 
 pub(crate) mod aggregate;
 mod cycles;
+pub mod estimate;
 mod join;
 pub mod numbers;
 pub(crate) mod prepare;
@@ -42,6 +43,9 @@ pub struct Limits {
     pub max_work: u64,
     /// Rounds of the fixpoint: a recursion that needs more never settles.
     pub max_rounds: u32,
+    /// Grounding steps ([`estimate::effort`]): a budget the default engine
+    /// choice grounds within; unbounded by default.
+    pub max_effort: estimate::Effort,
 }
 
 impl Default for Limits {
@@ -52,6 +56,7 @@ impl Default for Limits {
             max_term_depth: 64,
             max_work: 400_000_000,
             max_rounds: 20_000,
+            max_effort: estimate::Effort::MAX,
         }
     }
 }
@@ -95,6 +100,8 @@ pub struct Ground {
     pub lits: Vec<Lit>,
     /// The numbers computed at play time: value nodes and test atoms.
     pub numbers: numbers::Numbers,
+    /// The steps grounding took ([`estimate::effort`]).
+    pub effort: estimate::Effort,
 }
 
 /// Sizes of a ground program, for `check --explain`.
@@ -205,6 +212,9 @@ pub struct GroundError {
     /// For a finite game the compiled engines cannot take: why ("too large
     /// to ground (more than 2000000 ground atoms)").
     pub fallback: Option<String>,
+    /// Whether grounding stopped at [`Limits::max_effort`] (whatever it
+    /// made of the game so far: with more effort it might have finished).
+    pub over_budget: bool,
 }
 
 impl From<Vec<Diagnostic>> for GroundError {
@@ -212,6 +222,7 @@ impl From<Vec<Diagnostic>> for GroundError {
         GroundError {
             diagnostics,
             fallback: None,
+            over_budget: false,
         }
     }
 }
@@ -308,6 +319,7 @@ fn ground_once(
         key: join::Key::default(),
         watched: Vec::new(),
         fallback: None,
+        over_budget: false,
         num: numbers::State::default(),
     };
     let mut rules = Vec::new();
@@ -351,6 +363,7 @@ fn ground_once(
         return Err(GroundError {
             diagnostics: vec![e],
             fallback: g.fallback.take(),
+            over_budget: g.over_budget,
         }
         .into());
     }
@@ -399,6 +412,8 @@ struct Grounder {
     /// Set by a limit reached in a finite game, or an open integer with
     /// several instances: why the rule evaluator must run the game.
     fallback: Option<String>,
+    /// Set when grounding stopped at [`Limits::max_effort`].
+    over_budget: bool,
     /// The integers computed at play time.
     num: numbers::State,
 }
@@ -411,6 +426,7 @@ enum Reached {
     Work,
     Rounds,
     Depth,
+    Effort,
 }
 
 /// The relations (indices into `Grounder::rels`) of one rule's head,
@@ -508,7 +524,9 @@ impl Grounder {
                 limits.max_rounds
             ),
             Reached::Depth => "a term nests too deeply".to_string(),
+            Reached::Effort => format!("more than {} grounding steps", limits.max_effort),
         };
+        self.over_budget = reached == Reached::Effort;
         let mut d = Diagnostic::error(
             codes::GROUNDING,
             span,
@@ -553,6 +571,11 @@ impl Grounder {
             Some((cut, _)) => format!("{}…", &shown[..cut]),
             None => shown,
         })
+    }
+
+    /// The steps taken so far ([`estimate::effort`]).
+    fn effort(&self) -> estimate::Effort {
+        estimate::effort(self.work, self.lits.len(), self.atoms.len())
     }
 
     /// Rounds of the fixpoint started so far.
@@ -705,6 +728,9 @@ impl Grounder {
         if self.heads.len() >= self.limits.max_rules {
             return Err(self.too_big(rule.span, Reached::Rules));
         }
+        if self.effort() > self.limits.max_effort {
+            return Err(self.too_big(rule.span, Reached::Effort));
+        }
         if rels.watch {
             self.watched.push((self.heads.len() as u32, rule.span));
         }
@@ -742,6 +768,9 @@ impl Grounder {
         if self.atoms.len() >= self.limits.max_atoms {
             return Err(self.too_big(span, Reached::Atoms));
         }
+        if self.effort() > self.limits.max_effort {
+            return Err(self.too_big(span, Reached::Effort));
+        }
         let id = AtomId(self.atoms.len() as u32);
         let r = &mut self.rels[rel];
         self.atoms.push((rel as u32, r.atoms.len() as u32));
@@ -752,6 +781,7 @@ impl Grounder {
     /// Resolves the pending negative literals against the complete model:
     /// an atom outside it never holds, so its negation is dropped.
     fn finish(self, syntax: Syntax) -> Ground {
+        let effort = self.effort();
         let mut offset = 0;
         let resolved: Vec<Option<AtomId>> = self
             .pending_rels
@@ -796,6 +826,7 @@ impl Grounder {
             starts,
             lits,
             numbers: self.num.finish(),
+            effort,
         }
     }
 }

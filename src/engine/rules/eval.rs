@@ -290,6 +290,9 @@ pub struct Evaluator<'g> {
     /// Candidate facts tried in the current evaluation (a state's view and
     /// goals, or one next state).
     work: u64,
+    /// Candidate facts one evaluation may try, below the limits (an
+    /// estimate that needs to know only whether a state costs that much).
+    work_cap: u64,
 }
 
 impl<'g> Evaluator<'g> {
@@ -312,6 +315,7 @@ impl<'g> Evaluator<'g> {
             built: Vec::new(),
             head: Vec::new(),
             work: 0,
+            work_cap: u64::MAX,
         }
     }
 
@@ -322,6 +326,16 @@ impl<'g> Evaluator<'g> {
     /// The term table, with the terms the evaluations made.
     pub fn into_terms(self) -> TermTable {
         self.terms
+    }
+
+    /// Candidate facts tried since the state or the moves were last set.
+    pub fn work(&self) -> u64 {
+        self.work
+    }
+
+    /// Stops every later evaluation past `cap` candidate facts.
+    pub fn set_work_cap(&mut self, cap: u64) {
+        self.work_cap = cap;
     }
 
     /// Loads a state given as its bitset over the game's base facts.
@@ -625,7 +639,7 @@ impl<'g> Evaluator<'g> {
     fn tick(&mut self) -> Result<(), Stop> {
         self.work += 1;
         let limits = &self.game.rules.limits;
-        if self.work > limits.max_work {
+        if self.work > limits.max_work.min(self.work_cap) {
             return Err(Stop::Limit("candidate facts tried in one evaluation"));
         }
         if self.terms.len() > limits.max_terms {

@@ -36,6 +36,18 @@ impl<'g> RuleMachine<'g> {
         }
     }
 
+    /// Candidate facts tried by the last [`load`](Self::load) or
+    /// [`next`](Self::next) (an estimate's measure of a state's cost).
+    pub fn work(&self) -> u64 {
+        self.eval.work()
+    }
+
+    /// Stops every later evaluation past `cap` candidate facts (reported
+    /// as a limit reached).
+    pub fn set_work_cap(&mut self, cap: u64) {
+        self.eval.set_work_cap(cap);
+    }
+
     /// Why the loaded state could not be evaluated, if it could not.
     pub fn failure(&self) -> Option<String> {
         self.failed.as_ref().map(Stop::to_string)

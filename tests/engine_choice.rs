@@ -1,0 +1,146 @@
+//! How the default engine is chosen (docs/ENGINES.md, "How an engine is
+//! chosen"), shown on small games whose figures are counts, never times:
+//! a small game is compiled within the first look; a static relation far
+//! larger than a state's work sends a game to the rule evaluator before
+//! grounding reaches its limits; the same relation beside states that cost
+//! the rule evaluator much is grounded and compiled. `check --explain`
+//! says which and why.
+
+mod common;
+
+use tabula::engine::EngineKind;
+use tabula::ground::estimate::{self, FIRST_LOOK};
+use tabula::load::{Choice, Loaded};
+use tabula::syntax::Syntax;
+
+fn open(text: &str) -> Loaded {
+    match tabula::load::open_str("choice.rules", text, Syntax::Rules) {
+        Ok(loaded) => loaded,
+        Err(failed) => panic!("does not load: {:?}", failed.diagnostics),
+    }
+}
+
+/// Every pair of `numbers` numbers, read only by the terminal test with
+/// both arguments bound: `numbers`² ground atoms for the grounder, one
+/// lookup per state for the rule evaluator. `moves` is the game's `legal`
+/// rule and `facts` more of its initial state.
+fn pairs_game(numbers: u32, facts: &str, moves: &str) -> String {
+    format!(
+        "roles x.\n\
+         num(0..{last}).\n\
+         pair(N, M) :- num(N), num(M).\n\
+         init on.\n\
+         {facts}\n\
+         {moves}\n\
+         next on :- true on.\n\
+         terminal :- pair({numbers}, {numbers}).\n\
+         goal(x, 100) :- terminal.\n",
+        last = numbers - 1,
+    )
+}
+
+/// A hundred `f` facts in the state and a move for every pair of them: a
+/// state's legal moves cost the rule evaluator 100 + 100 x 100 candidates.
+const COSTLY_STATES: (&str, &str) = (
+    "val(1..100).\ninit f(V) :- val(V).\nnext f(V) :- true f(V).",
+    "legal(x, pick(A, B)) :- true f(A), true f(B).",
+);
+
+/// One move read from one fact: a state costs almost nothing.
+const CHEAP_STATES: (&str, &str) = ("", "legal(x, wait) :- true on.");
+
+#[test]
+fn a_small_game_is_compiled_within_the_first_look() {
+    let loaded = open(&pairs_game(10, CHEAP_STATES.0, CHEAP_STATES.1));
+    let Choice::FirstLook { effort } = loaded.choice else {
+        panic!("{:?}", loaded.choice)
+    };
+    assert!(effort < FIRST_LOOK, "{effort}");
+    assert_ne!(loaded.game.engine(), EngineKind::Rules);
+    assert_eq!(loaded.choice.fallback(), None);
+}
+
+/// 36,000,000 pairs would pass the limit of 2,000,000 ground atoms; the
+/// first look stops long before it, and a state's work allows no more.
+#[test]
+fn a_game_too_large_to_ground_falls_back_at_the_first_look() {
+    let loaded = open(&pairs_game(6_000, CHEAP_STATES.0, CHEAP_STATES.1));
+    assert_eq!(loaded.game.engine(), EngineKind::Rules);
+    let Choice::Estimate { per_state, budget } = loaded.choice else {
+        panic!("{:?}", loaded.choice)
+    };
+    assert!(budget <= FIRST_LOOK, "{budget}");
+    assert_eq!(budget, estimate::budget_for(per_state));
+}
+
+/// 810,000 pairs ground (about 9,000,000 steps, past the first look) but
+/// cost more than 1,500 cheap states: the rule evaluator runs the game.
+#[test]
+fn a_ground_program_huge_for_its_states_runs_on_the_rule_evaluator() {
+    let loaded = open(&pairs_game(900, CHEAP_STATES.0, CHEAP_STATES.1));
+    assert_eq!(loaded.game.engine(), EngineKind::Rules);
+    let Choice::Estimate { per_state, .. } = loaded.choice else {
+        panic!("{:?}", loaded.choice)
+    };
+    assert!(per_state < 100, "{per_state}");
+    let why = loaded.choice.fallback().expect("a reason");
+    assert!(
+        why.starts_with("grounding takes more than 6000000 steps, more than it may for "),
+        "{why}"
+    );
+}
+
+/// The same 810,000 pairs beside states of 10,100 candidate facts: 1,500
+/// of those cost more than grounding, so the game is compiled.
+#[test]
+fn the_same_program_with_costly_states_is_compiled() {
+    let loaded = open(&pairs_game(900, COSTLY_STATES.0, COSTLY_STATES.1));
+    assert_ne!(loaded.game.engine(), EngineKind::Rules);
+    let Choice::WithinBudget {
+        effort,
+        per_state,
+        budget,
+    } = loaded.choice
+    else {
+        panic!("{:?}", loaded.choice)
+    };
+    assert!(per_state >= 10_100, "{per_state}");
+    assert_eq!(budget, estimate::budget_for(per_state));
+    assert!(FIRST_LOOK < effort && effort <= budget, "{effort} {budget}");
+}
+
+/// `check --explain` names the engine and why; the note of a fallback says
+/// the same.
+#[test]
+fn check_explain_says_why() {
+    let dir = std::env::temp_dir().join(format!("tabula-choice-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    let small = dir.join("small.rules");
+    std::fs::write(&small, pairs_game(10, CHEAP_STATES.0, CHEAP_STATES.1)).expect("write");
+    let large = dir.join("large.rules");
+    std::fs::write(&large, pairs_game(6_000, CHEAP_STATES.0, CHEAP_STATES.1)).expect("write");
+    let engine_line = |path: &std::path::Path| {
+        let path = path.to_str().expect("a UTF-8 path");
+        let (out, err, code) = common::run(&["check", "--explain", "--playouts", "0", path], "");
+        assert_eq!(code, 0, "{err}");
+        let line = (out.lines())
+            .find_map(|l| l.trim().strip_prefix("engine"))
+            .map(|rest| rest.trim().to_string())
+            .unwrap_or_else(|| panic!("no engine line: {out}"));
+        (line, err)
+    };
+    let (line, err) = engine_line(&small);
+    assert!(line.starts_with("reference: grounded in "), "{line}");
+    assert!(
+        line.ends_with(" steps, within the first look of 6000000"),
+        "{line}"
+    );
+    assert_eq!(err, "");
+    let (line, err) = engine_line(&large);
+    let why = "grounding takes more than 6000000 steps, more than it may for ";
+    assert!(line.starts_with(&format!("rules: {why}")), "{line}");
+    assert!(
+        err.contains(why) && err.ends_with("; using the rule evaluator\n"),
+        "{err}"
+    );
+}
