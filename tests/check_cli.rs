@@ -187,7 +187,7 @@ fn explain_prints_sizes_and_strata_on_stdout() {
 /// and its domains, counted by hand in tests/games/tally.rules: 6 state
 /// facts of `stone` (3 cells, 2 roles), `passed`, 2 of `control`, 3 of
 /// `lowest`; 10 moves (3 cells, `pass` and `noop` per role); 7 `next`
-/// rules and 6 aggregates.
+/// rules and 6 aggregates; the engine and why it runs.
 #[test]
 fn explain_on_the_rule_evaluator_prints_its_rules_per_query() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/tally.rules");
@@ -201,7 +201,7 @@ fn explain_on_the_rule_evaluator_prints_its_rules_per_query() {
     assert!(rows[0].starts_with("  domain atoms "), "{stdout}");
     assert!(rows[1].starts_with("  domain rules "), "{stdout}");
     assert_eq!(
-        rows[2..12],
+        rows[2..13],
         [
             "  state facts    12",
             "  moves          10",
@@ -211,6 +211,7 @@ fn explain_on_the_rule_evaluator_prints_its_rules_per_query() {
             "  next rules     7",
             "  goal rules     2",
             "  aggregates     6",
+            "  engine         rules: asked for with --engine",
             "  stratum 0: cell init next placed role score taken top wins",
             "  stratum 1: cells goal legal terminal",
         ]
