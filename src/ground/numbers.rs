@@ -245,18 +245,6 @@ struct Marks {
     roles: Vec<CmpRole>,
 }
 
-fn pat_vars(p: &Pat, out: &mut Vec<u32>) {
-    match p {
-        Pat::Var(v) => out.push(*v),
-        Pat::Ground(_) => {}
-        Pat::App(_, args) => args.iter().for_each(|a| pat_vars(a, out)),
-        Pat::Arith(_, a, b) => {
-            pat_vars(a, out);
-            pat_vars(b, out);
-        }
-    }
-}
-
 /// Whether some variable of a pattern satisfies `f`.
 fn any_var(p: &Pat, f: &mut impl FnMut(u32) -> bool) -> bool {
     match p {
@@ -272,7 +260,7 @@ fn any_var(p: &Pat, f: &mut impl FnMut(u32) -> bool) -> bool {
 fn nested_vars(p: &Pat, out: &mut Vec<u32>) {
     match p {
         Pat::Var(_) | Pat::Ground(_) => {}
-        Pat::App(_, args) => args.iter().for_each(|a| pat_vars(a, out)),
+        Pat::App(_, args) => args.iter().for_each(|a| a.vars(out)),
         Pat::Arith(_, a, b) => {
             nested_vars(a, out);
             nested_vars(b, out);
@@ -337,7 +325,7 @@ fn classify(r: &Prepared, open: &Open, closed: &mut Vec<(RelKey, usize)>) -> Mar
         for (p, pat) in a.args.iter().enumerate() {
             if !is_open(m, p) {
                 vs.clear();
-                pat_vars(pat, &mut vs);
+                pat.vars(&mut vs);
                 vs.iter().for_each(|&v| bound[v as usize] = true);
             }
         }
@@ -409,7 +397,7 @@ fn classify(r: &Prepared, open: &Open, closed: &mut Vec<(RelKey, usize)>) -> Mar
             if let Some((x, e)) = found {
                 let mut from = Vec::new();
                 vs.clear();
-                pat_vars(e, &mut vs);
+                e.vars(&mut vs);
                 for &v in &vs {
                     from.extend_from_slice(&sources[v as usize]);
                 }
@@ -440,7 +428,7 @@ fn classify(r: &Prepared, open: &Open, closed: &mut Vec<(RelKey, usize)>) -> Mar
             closed.push((a.rel, p));
         }
         vs.clear();
-        a.args.iter().for_each(|p| pat_vars(p, &mut vs));
+        a.args.iter().for_each(|p| p.vars(&mut vs));
         vs.iter().for_each(|&v| bad[v as usize] = true);
     }
     for a in &r.pos {
@@ -460,7 +448,7 @@ fn classify(r: &Prepared, open: &Open, closed: &mut Vec<(RelKey, usize)>) -> Mar
             }
             _ => {
                 vs.clear();
-                pat_vars(pat, &mut vs);
+                pat.vars(&mut vs);
                 vs.iter().for_each(|&v| bad[v as usize] = true);
                 if is_open(head_mask, p) {
                     closed.push((r.head.rel, p));
@@ -671,7 +659,7 @@ impl Grounder {
                     &c.left
                 };
                 let mut vs = Vec::new();
-                pat_vars(e, &mut vs);
+                e.vars(&mut vs);
                 let ready = vs.iter().all(|&v| {
                     !rule.open_vars[v as usize] || self.num.scratch.var_node[v as usize].is_some()
                 });

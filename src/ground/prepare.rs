@@ -28,7 +28,8 @@ pub enum Pat {
 }
 
 impl Pat {
-    fn vars(&self, out: &mut Vec<u32>) {
+    /// Pushes every variable of the pattern, arithmetic included.
+    pub fn vars(&self, out: &mut Vec<u32>) {
         match self {
             Pat::Var(v) => out.push(*v),
             Pat::Ground(_) => {}

@@ -333,9 +333,9 @@ impl Run {
         }
         if Some(head) == special.legal {
             let mut role_vars = Vec::new();
-            vars_of(&rule.head.args[0], &mut role_vars);
+            rule.head.args[0].vars(&mut role_vars);
             let mut move_vars = Vec::new();
-            vars_of(&rule.head.args[1], &mut move_vars);
+            rule.head.args[1].vars(&mut move_vars);
             // Unless the role and the move share a variable, every pair.
             let pairs: Vec<Vec<TermId>> = match role_vars.iter().any(|v| move_vars.contains(v)) {
                 true => self.instances(&rule.head.args, &ranges)?,
@@ -369,13 +369,13 @@ impl Run {
                     continue;
                 }
                 let mut vars = Vec::new();
-                vars_of(&cmp.left, &mut vars);
-                vars_of(&cmp.right, &mut vars);
+                cmp.left.vars(&mut vars);
+                cmp.right.vars(&mut vars);
                 vars.sort_unstable();
                 vars.dedup();
                 let known = |p: &Pat| {
                     let mut vs = Vec::new();
-                    vars_of(p, &mut vs);
+                    p.vars(&mut vs);
                     vs.iter().all(|&v| ranges[v as usize].is_some())
                 };
                 let (left, right) = (known(&cmp.left), known(&cmp.right));
@@ -430,7 +430,7 @@ impl Run {
     /// ranges (those without a value, as arithmetic that fails, left out).
     fn instances(&mut self, pats: &[Pat], ranges: &[Range]) -> Result<Vec<Vec<TermId>>, String> {
         let mut vars = Vec::new();
-        pats.iter().for_each(|p| vars_of(p, &mut vars));
+        pats.iter().for_each(|p| p.vars(&mut vars));
         vars.sort_unstable();
         vars.dedup();
         let mut size: usize = 1;
@@ -477,19 +477,6 @@ impl Run {
             break;
         }
         Ok(out)
-    }
-}
-
-/// The variables of a pattern, arithmetic included.
-fn vars_of(p: &Pat, out: &mut Vec<u32>) {
-    match p {
-        Pat::Var(v) => out.push(*v),
-        Pat::Ground(_) => {}
-        Pat::App(_, args) => args.iter().for_each(|a| vars_of(a, out)),
-        Pat::Arith(_, a, b) => {
-            vars_of(a, out);
-            vars_of(b, out);
-        }
     }
 }
 
