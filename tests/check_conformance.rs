@@ -89,10 +89,7 @@ fn explain_prints_sizes_of_a_valid_game() {
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let size = |name: &str| -> Option<u64> {
-        stdout
-            .lines()
-            .find_map(|l| l.trim().strip_prefix(name))
-            .and_then(|rest| rest.trim().parse().ok())
+        common::explain_row(&stdout, name).and_then(|rest| rest.parse().ok())
     };
     // Sizes fixed by the game itself: 9 cells x {x, o, b} and two `control`
     // facts; 9 marks and a noop for each of the two roles.

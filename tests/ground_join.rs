@@ -52,15 +52,11 @@ fn a_chain_of_bound_literals_grounds_exactly() {
 
     let (out, err, code) = common::run(&["check", "--explain", "--playouts", "0", path], "");
     assert_eq!(code, 0, "{err}");
-    let size = |name: &str| {
-        out.lines()
-            .find_map(|l| l.trim().strip_prefix(name))
-            .map(|rest| rest.trim().to_string())
-    };
+    let size = |name: &str| common::explain_row(&out, name);
     // 2 + 4 + ... + 256 = 510 `prereq` atoms, each with its rule at its
     // step, and the 254 of levels 1-7 with their recursive rule too.
-    assert_eq!(size("ground atoms").as_deref(), Some("544"), "{out}");
-    assert_eq!(size("ground rules").as_deref(), Some("795"), "{out}");
+    assert_eq!(size("ground atoms"), Some("544"), "{out}");
+    assert_eq!(size("ground rules"), Some("795"), "{out}");
 
     let (out, err, code) = common::run(&["perft", path, "--depth", "8"], "");
     assert_eq!(code, 0, "{err}");

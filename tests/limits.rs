@@ -152,13 +152,9 @@ fn a_150_by_150_board_grounds_whichever_order_the_literals_take() {
         let path = write(&format!("board150_{swap}.kif"), &big_board(150, swap));
         let (out, err, code) = tabula(&["check", "--explain", path.to_str().unwrap()]);
         assert_eq!(code, 0, "swap {swap}: {err}");
-        let size = |name: &str| {
-            out.lines()
-                .find_map(|l| l.trim().strip_prefix(name))
-                .map(|rest| rest.trim().to_string())
-        };
-        assert_eq!(size("state facts").as_deref(), Some("67502"), "{out}");
-        assert_eq!(size("moves").as_deref(), Some("45002"), "{out}");
+        let size = |name: &str| common::explain_row(&out, name);
+        assert_eq!(size("state facts"), Some("67502"), "{out}");
+        assert_eq!(size("moves"), Some("45002"), "{out}");
     }
 }
 

@@ -226,6 +226,14 @@ pub fn sorted(items: &[&str]) -> Vec<String> {
     v
 }
 
+/// The value of a row of `check --explain`'s output (`ground rules`,
+/// `moves`, ...), trimmed.
+pub fn explain_row<'a>(out: &'a str, name: &str) -> Option<&'a str> {
+    out.lines()
+        .find_map(|l| l.trim().strip_prefix(name))
+        .map(str::trim)
+}
+
 /// Runs the built `tabula` from the crate root with `input` on its standard
 /// input, without colour; returns stdout, stderr and the exit code.
 pub fn run(args: &[&str], input: &str) -> (String, String, i32) {
