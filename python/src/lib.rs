@@ -172,7 +172,8 @@ struct Game {
 
 /// Loads, checks, grounds and compiles a game file (`.rules`, or `.kif` /
 /// `.gdl`); `params` sets parameters of a native game; `engine` is
-/// `"reference"`, `"incremental"` or `"rules"` (None: tabula's choice).
+/// `"reference"`, `"incremental"`, `"words"` or `"rules"` (None: tabula's
+/// choice).
 #[pyfunction]
 #[pyo3(signature = (path, params = None, engine = None))]
 fn load(
@@ -399,15 +400,10 @@ impl Game {
         Ok(list)
     }
 
-    /// The evaluator: "reference", "incremental" or "rules".
+    /// The evaluator: "reference", "incremental", "words" or "rules".
     #[getter]
     fn engine(&self) -> &'static str {
-        match self.shared.game.engine() {
-            EngineKind::Reference => "reference",
-            EngineKind::Incremental => "incremental",
-            EngineKind::Words => "words",
-            EngineKind::Rules => "rules",
-        }
+        self.shared.game.engine().name()
     }
 
     /// The initial state.

@@ -135,14 +135,9 @@ fn print_summary(path: &Path, loaded: &Loaded, observed: &Observed) {
     if !largest.is_empty() {
         text.push_str(&format!("  largest        {}\n", largest.join(", ")));
     }
-    let engine = match game.engine() {
-        EngineKind::Reference => "reference",
-        EngineKind::Incremental => "incremental",
-        EngineKind::Rules => "rules",
-        EngineKind::Words => "words",
-    };
     text.push_str(&format!(
-        "  engine         {engine}: {}\n",
+        "  engine         {}: {}\n",
+        game.engine().name(),
         loaded.choice.explain()
     ));
     // The game's symbols extend the program's, so the ids are the same.

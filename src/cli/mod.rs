@@ -321,7 +321,7 @@ fn open_file(path: &Path, options: &GameOptions, overrides: &Overrides) -> Resul
                 errln!(
                     "note: {}: the word engine does not take this game ({why}); using the {} engine",
                     path.display(),
-                    format!("{:?}", loaded.game.engine()).to_lowercase()
+                    loaded.game.engine().name()
                 );
             }
             print_diagnostics(&loaded.warnings, loaded.omitted, &loaded.sources, path);

@@ -157,6 +157,18 @@ pub enum EngineKind {
     Words,
 }
 
+impl EngineKind {
+    /// The name `--engine` takes for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Reference => "reference",
+            EngineKind::Incremental => "incremental",
+            EngineKind::Rules => "rules",
+            EngineKind::Words => "words",
+        }
+    }
+}
+
 /// Sizes of the compiled game, for `check --explain` and benchmarks.
 #[derive(Clone, Copy, Debug)]
 pub struct NetStats {
