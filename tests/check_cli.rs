@@ -3,6 +3,8 @@
 //! valid file on stdout (none with `--quiet`); no colour when stderr is not
 //! a terminal.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -10,14 +12,6 @@ fn diagnostics(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/diagnostics")
         .join(name)
-}
-
-fn scratch(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tabula-check-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("temp file");
-    path
 }
 
 fn tabula(args: &[&std::ffi::OsStr]) -> Output {
@@ -40,7 +34,7 @@ const VALID: &str = "(role x)\n(legal x noop)\n(init on)\n(<= terminal (true on)
 /// `terminal` and the four facts); an invalid one none.
 #[test]
 fn a_valid_file_prints_one_line() {
-    let valid = scratch("valid.kif", VALID);
+    let valid = common::scratch_file("check-cli", "valid.kif", VALID);
     let out = check(&[valid.clone(), diagnostics("arity.kif"), valid.clone()]);
     assert_eq!(out.status.code(), Some(1));
     let line = format!("{}: ok (roles x; 5 ground rules)\n", valid.display());
@@ -57,7 +51,7 @@ fn a_valid_file_prints_one_line() {
 /// `--quiet` prints nothing for a valid file, and still every diagnostic.
 #[test]
 fn quiet_prints_only_diagnostics() {
-    let valid = scratch("valid4.kif", VALID);
+    let valid = common::scratch_file("check-cli", "valid4.kif", VALID);
     for flag in ["--quiet", "-q"] {
         let out = tabula(&[
             "check".as_ref(),
@@ -80,7 +74,7 @@ fn warnings_alone_keep_exit_zero() {
 
 #[test]
 fn one_invalid_file_among_valid_ones_gives_one() {
-    let valid = scratch("valid2.kif", VALID);
+    let valid = common::scratch_file("check-cli", "valid2.kif", VALID);
     let out = check(&[valid.clone(), diagnostics("arity.kif"), valid]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -113,7 +107,7 @@ fn a_file_that_is_not_utf8_is_invalid() {
 fn usage_errors_give_two() {
     let out = tabula(&["check".as_ref()]);
     assert_eq!(out.status.code(), Some(2));
-    let valid = scratch("valid3.kif", VALID);
+    let valid = common::scratch_file("check-cli", "valid3.kif", VALID);
     let out = tabula(&[
         "check".as_ref(),
         "--param".as_ref(),
@@ -132,7 +126,7 @@ fn usage_errors_give_two() {
 
 #[test]
 fn syntax_flag_overrides_the_extension() {
-    let path = scratch("game.txt", VALID);
+    let path = common::scratch_file("check-cli", "game.txt", VALID);
     let out = tabula(&["check".as_ref(), path.as_os_str()]);
     assert_eq!(out.status.code(), Some(1), "read as the native syntax");
     let out = tabula(&[
@@ -157,7 +151,7 @@ fn no_colour_when_stderr_is_not_a_terminal() {
 
 #[test]
 fn explain_prints_sizes_and_strata_on_stdout() {
-    let path = scratch("explain.kif", VALID);
+    let path = common::scratch_file("check-cli", "explain.kif", VALID);
     let out = tabula(&["check".as_ref(), "--explain".as_ref(), path.as_os_str()]);
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&out.stdout);

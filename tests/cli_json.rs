@@ -49,10 +49,7 @@ const TIC_TAC_TOE: &str = "
 fn tic_tac_toe() -> String {
     static PATH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     PATH.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("tabula-cli-json-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let path = dir.join("tictactoe.kif");
-        std::fs::write(&path, TIC_TAC_TOE).expect("temp file");
+        let path = common::scratch_file("cli-json", "tictactoe.kif", TIC_TAC_TOE);
         path.display().to_string()
     })
     .clone()

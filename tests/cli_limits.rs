@@ -14,7 +14,6 @@
 
 mod common;
 use common::{absolute, run};
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 /// Runs the built `tabula` with raw bytes on standard input; stdout,
@@ -40,14 +39,6 @@ fn run_bytes(args: &[&str], input: &[u8]) -> (String, String, i32) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
         out.status.code().unwrap_or(-1),
     )
-}
-
-/// A fresh scratch folder for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tabula-limits-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir
 }
 
 #[test]
@@ -115,7 +106,7 @@ fn piped_repl_skips_a_line_beyond_the_cap_in_bounded_memory() {
 #[cfg(unix)]
 #[test]
 fn save_writes_the_file_a_link_points_to() {
-    let dir = scratch("link");
+    let dir = common::scratch_dir("cli-limits-link");
     let target = dir.join("real.transcript");
     let link = dir.join("link.transcript");
     std::fs::write(&target, "old").expect("the target");
@@ -144,7 +135,7 @@ fn save_writes_the_file_a_link_points_to() {
 #[cfg(unix)]
 #[test]
 fn save_refuses_what_is_not_a_regular_file() {
-    let dir = scratch("fifo");
+    let dir = common::scratch_dir("cli-limits-fifo");
     let fifo = dir.join("pipe");
     let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
     assert!(made.success());
@@ -196,7 +187,7 @@ fn every_input_file_is_capped() {
 
 #[test]
 fn a_position_file_error_names_its_line_and_column() {
-    let dir = scratch("position");
+    let dir = common::scratch_dir("cli-limits-position");
     let file = dir.join("bad.state");
     std::fs::write(
         &file,

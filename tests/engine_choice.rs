@@ -113,8 +113,7 @@ fn the_same_program_with_costly_states_is_compiled() {
 /// the same.
 #[test]
 fn check_explain_says_why() {
-    let dir = std::env::temp_dir().join(format!("tabula-choice-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary folder");
+    let dir = common::scratch_dir("choice");
     let small = dir.join("small.rules");
     std::fs::write(&small, pairs_game(10, CHEAP_STATES.0, CHEAP_STATES.1)).expect("write");
     let large = dir.join("large.rules");

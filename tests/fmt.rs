@@ -44,19 +44,11 @@ fn load(path: &Path) -> String {
     }
 }
 
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tabula-fmt-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir
-}
-
 #[test]
 fn shipped_and_test_games_format_idempotently_to_the_same_program() {
     // The formatted copies keep the folder layout, so a variant's
     // `extends "../base.rules"` reads the formatted base.
-    let copy = scratch("games");
+    let copy = common::scratch_dir("fmt-games");
     let files: Vec<PathBuf> = [rules_files("games"), rules_files("tests/games")].concat();
     assert!(files.len() >= 20, "{files:?}");
     for rel in &files {
@@ -198,7 +190,7 @@ fn messy_inputs_format_to_their_golden_files_keeping_every_comment() {
 
 #[test]
 fn in_place_check_and_folders() {
-    let dir = scratch("cli");
+    let dir = common::scratch_dir("fmt-cli");
     let messy = read(&root().join("tests/fmt/messy.rules"));
     let formatted = read(&root().join("tests/fmt/messy.formatted.rules"));
     std::fs::create_dir_all(dir.join("sub")).expect("a folder");
@@ -264,7 +256,7 @@ fn in_place_check_and_folders() {
 
 #[test]
 fn invalid_files_are_refused_and_left_untouched() {
-    let dir = scratch("invalid");
+    let dir = common::scratch_dir("fmt-invalid");
     let bad = dir.join("bad.rules");
     let text = "roles x.\np(X :- q(X).\n  r( X ) .\n";
     std::fs::write(&bad, text).expect("a file");

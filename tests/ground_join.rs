@@ -44,10 +44,7 @@ fn rule_depth_chain(levels: usize) -> String {
 
 #[test]
 fn a_chain_of_bound_literals_grounds_exactly() {
-    let dir = std::env::temp_dir().join(format!("tabula-ground-join-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary folder");
-    let path = dir.join("rule_depth_8.kif");
-    std::fs::write(&path, rule_depth_chain(8)).expect("write game");
+    let path = common::scratch_file("ground-join", "rule_depth_8.kif", &rule_depth_chain(8));
     let path = path.to_str().expect("utf-8 path");
 
     let (out, err, code) = common::run(&["check", "--explain", "--playouts", "0", path], "");

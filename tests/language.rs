@@ -5,7 +5,7 @@
 
 mod common;
 use common::{Scenario, sorted};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tabula::diag::{Diagnostic, codes};
 use tabula::syntax::rules::{self, show_literal, show_rule};
 use tabula::syntax::{
@@ -583,7 +583,7 @@ fn counter_with_resets_and_parameters() {
 /// start on `clear`.
 #[test]
 fn counter_counts_stays_at_the_top_and_resets() {
-    let dir = temp_dir("counter");
+    let dir = common::scratch_dir("language-counter");
     let path = dir.join("count.rules");
     std::fs::write(
         &path,
@@ -676,12 +676,6 @@ fn param_overrides() {
 
 // ------------------------------------------------------------------ extends and sections
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tabula-language-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
 fn load(path: &Path) -> Result<Program, (SourceMap, Vec<Diagnostic>)> {
     let mut sources = SourceMap::default();
     match syntax::load(&mut sources, path, Syntax::Rules, &vec![]) {
@@ -693,7 +687,7 @@ fn load(path: &Path) -> Result<Program, (SourceMap, Vec<Diagnostic>)> {
 
 #[test]
 fn extends_overrides_params_and_replaces_sections() {
-    let dir = temp_dir("extends");
+    let dir = common::scratch_dir("language-extends");
     std::fs::write(
         dir.join("base.rules"),
         "game \"Base\".\nparam n = 2.\nroles x.\nsection rule { r(1). }\nsize(n).\n",
@@ -713,7 +707,7 @@ fn extends_overrides_params_and_replaces_sections() {
 
 #[test]
 fn extends_unknown_param_and_section() {
-    let dir = temp_dir("unknown");
+    let dir = common::scratch_dir("language-unknown");
     std::fs::write(
         dir.join("base.rules"),
         "param n = 2.\nroles x.\nsection a { p. }\n",
@@ -780,7 +774,7 @@ fn replace_and_drop_need_a_base() {
 /// section or not), drops a section, and adds rules.
 #[test]
 fn extends_replaces_and_drops_labelled_rules() {
-    let dir = temp_dir("labels");
+    let dir = common::scratch_dir("language-labels");
     std::fs::write(
         dir.join("base.rules"),
         "roles x.\nrule first: p(1).\nsection s {\n    rule second: p(2).\n    p(3).\n}\n\
@@ -813,7 +807,7 @@ fn extends_replaces_and_drops_labelled_rules() {
 
 #[test]
 fn extends_unknown_and_taken_labels() {
-    let dir = temp_dir("bad-labels");
+    let dir = common::scratch_dir("language-bad-labels");
     std::fs::write(
         dir.join("base.rules"),
         "roles x.\nrule a: p.\nsection s { q. }\n",
@@ -840,7 +834,7 @@ fn extends_unknown_and_taken_labels() {
 
 #[test]
 fn extends_cycle_and_missing_file() {
-    let dir = temp_dir("cycle");
+    let dir = common::scratch_dir("language-cycle");
     std::fs::write(dir.join("a.rules"), "extends \"b.rules\".\nroles x.\n").unwrap();
     std::fs::write(dir.join("b.rules"), "\n\nextends \"a.rules\".\n").unwrap();
     let (s, e) = load(&dir.join("a.rules")).expect_err("errors");

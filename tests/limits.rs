@@ -9,16 +9,6 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-fn write(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tabula-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary folder");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write game");
-    path
-}
-
 /// `tabula ARGS...`: stdout, stderr, exit code.
 fn tabula(args: &[&str]) -> (String, String, i32) {
     common::run(args, "")
@@ -43,7 +33,8 @@ const FINITE: &str =
 /// move, so even the rule evaluator's domains need them all: refused.
 #[test]
 fn all_pairs_of_six_thousand_facts_are_refused_as_too_large() {
-    let path = write(
+    let path = common::scratch_file(
+        "limits",
         "pairs.rules",
         "roles x.\n\
          num(0..5999).\n\
@@ -76,7 +67,8 @@ fn all_pairs_of_six_thousand_facts_are_refused_as_too_large() {
 /// a few rounds: that is growth, and the note says so.
 #[test]
 fn a_sum_without_bound_is_refused_as_growing() {
-    let path = write(
+    let path = common::scratch_file(
+        "limits",
         "sums.rules",
         "roles x.\n\
          num(1).\n\
@@ -149,7 +141,11 @@ fn big_board(size: u32, swap: bool) -> String {
 #[test]
 fn a_150_by_150_board_grounds_whichever_order_the_literals_take() {
     for swap in [false, true] {
-        let path = write(&format!("board150_{swap}.kif"), &big_board(150, swap));
+        let path = common::scratch_file(
+            "limits",
+            &format!("board150_{swap}.kif"),
+            &big_board(150, swap),
+        );
         let (out, err, code) = tabula(&["check", "--explain", path.to_str().unwrap()]);
         assert_eq!(code, 0, "swap {swap}: {err}");
         let size = |name: &str| common::explain_row(&out, name);
@@ -216,7 +212,11 @@ fn kif_operators_never_name_relations_functions_or_constants() {
         ("distinct", 1, "distinct", relation),
     ];
     for (i, (extra, col, word, message)) in cases.into_iter().enumerate() {
-        let path = write(&format!("operator{i}.kif"), &format!("{base}{extra}\n"));
+        let path = common::scratch_file(
+            "limits",
+            &format!("operator{i}.kif"),
+            &format!("{base}{extra}\n"),
+        );
         let (_, err, code) = tabula(&["check", path.to_str().unwrap()]);
         assert_eq!(code, 1, "{extra}: {err}");
         let first = err.lines().next().unwrap_or_default();

@@ -112,14 +112,6 @@ fn krieg_tictactoe_shows_its_double_goal() {
     assert_eq!(stderr.lines().count(), 2, "{stderr}");
 }
 
-fn scratch(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tabula-lint-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("scratch file");
-    path
-}
-
 /// x can stop at once or wait; only waiting 3 times gets stuck (no legal
 /// move in a non-terminal state).
 const STUCK_AFTER_THREE: &str = "roles x.
@@ -134,7 +126,7 @@ goal(x, 100) :- role(x).
 
 #[test]
 fn the_shortest_sequence_found_is_shown() {
-    let path = scratch("stuck.rules", STUCK_AFTER_THREE);
+    let path = common::scratch_file("lint", "stuck.rules", STUCK_AFTER_THREE);
     let out = check(&["--playouts", "100"], &path);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
@@ -148,7 +140,7 @@ fn the_shortest_sequence_found_is_shown() {
 
 #[test]
 fn no_playouts_no_playout_warnings() {
-    let path = scratch("stuck0.rules", STUCK_AFTER_THREE);
+    let path = common::scratch_file("lint", "stuck0.rules", STUCK_AFTER_THREE);
     let out = check(&["--playouts", "0"], &path);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert_eq!(out.status.code(), Some(0));
@@ -168,7 +160,7 @@ next over :- true b.
 terminal :- true over.
 goal(x, 100) :- role(x).
 ";
-    let path = scratch("explain.rules", text);
+    let path = common::scratch_file("lint", "explain.rules", text);
     let out = check(&["--explain", "--playouts", "10"], &path);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -196,7 +188,7 @@ goal(x, 100) :- role(x).
 
 #[test]
 fn an_unknown_param_gets_the_nearest_name_and_the_list() {
-    let path = scratch("sized.rules", SIZED);
+    let path = common::scratch_file("lint", "sized.rules", SIZED);
     let out = check(&["--param", "siz=4"], &path);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
@@ -210,7 +202,7 @@ fn an_unknown_param_gets_the_nearest_name_and_the_list() {
 
 #[test]
 fn a_name_for_a_numeric_param_is_an_error_naming_it() {
-    let path = scratch("sized_name.rules", SIZED);
+    let path = common::scratch_file("lint", "sized_name.rules", SIZED);
     let out = check(&["--param", "size=abc"], &path);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);

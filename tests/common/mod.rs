@@ -219,6 +219,26 @@ pub fn rules_files(dir: &str) -> Vec<PathBuf> {
     found
 }
 
+/// A fresh, empty scratch folder `tabula-<name>-<pid>` in the system's
+/// temporary folder: one per test that needs a folder of its own.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// Writes `text` to `file` in the scratch folder `tabula-<folder>-<pid>`
+/// (made if missing, kept otherwise: the tests of one binary share it, each
+/// with files of its own names) and returns the file's path.
+pub fn scratch_file(folder: &str, file: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-{folder}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let path = dir.join(file);
+    std::fs::write(&path, text).expect("a scratch file");
+    path
+}
+
 /// Sorted owned strings, for comparing with `legal` and `facts`.
 pub fn sorted(items: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = items.iter().map(|s| s.to_string()).collect();
