@@ -51,9 +51,9 @@ const GUARD_MIN_RULES: usize = 8;
 /// The tables propagation reads, built once per game.
 #[derive(Clone, Debug)]
 pub struct Propagation {
-    /// For every slot: the tracked rules reading it, as `rule << 1 |
-    /// negated`, at `fanout[fanout_start[s]..fanout_start[s + 1]]`.
-    fanout_start: Vec<u32>,
+    /// For every slot: what a flip of it visits (see [`SlotInfo`]).
+    slot: Vec<SlotInfo>,
+    /// The counted rules reading each slot, by [`SlotInfo`]'s ranges.
     fanout: Vec<u32>,
     /// For every slot: the first slots of the recursive tracked components
     /// (other than its own) that read it.
@@ -92,10 +92,6 @@ pub struct Propagation {
     widest: usize,
     /// Whether each slot is computed by the tracked plan.
     tracked: Vec<bool>,
-    /// What reads each slot: `READ_BY_RULES` for a counted rule, a guard
-    /// group or a recursive component, `READ_BY_AGGREGATES` for an
-    /// aggregate (a `legal` slot, typically, is read by none).
-    read: Vec<u8>,
     /// The numbers: see [`Values`].
     values: Values,
 }
@@ -125,9 +121,28 @@ struct Values {
 
 /// A slot that is not a test.
 const NO_TEST: u32 = u32::MAX;
-/// The bits of `Propagation::read`.
-const READ_BY_RULES: u8 = 1;
-const READ_BY_AGGREGATES: u8 = 2;
+
+/// What a flip of one slot visits, in one place so that a flip reads one
+/// entry: the counted rules that read it positively,
+/// `fanout[start..middle]`, and negatively, `fanout[middle..end]` (a
+/// slot turning true takes a false literal from the first and gives one
+/// to the second), and which of the rarer lists it has (the `HAS_` bits).
+#[derive(Clone, Copy, Debug, Default)]
+struct SlotInfo {
+    start: u32,
+    middle: u32,
+    end: u32,
+    flags: u32,
+}
+
+/// [`SlotInfo::flags`]: the slot has moves that follow it, base facts
+/// whose `next` it is, guard groups, recursive components reading it,
+/// aggregates it is a member of.
+const HAS_MOVES: u32 = 1;
+const HAS_NEXT: u32 = 2;
+const HAS_GUARDS: u32 = 4;
+const HAS_COMPONENTS: u32 = 8;
+const HAS_AGGREGATES: u32 = 16;
 
 impl Values {
     fn new(net: &Net, steps: &[PlanStep]) -> Values {
@@ -362,7 +377,8 @@ impl Propagation {
             }
         }
         counted.retain(|&rule| head[rule as usize] != u32::MAX);
-        let (fanout_start, fanout) = grouped(net.slots, &counted_reads(net, &counted, &guards));
+        let (fanout_start, fanout) =
+            grouped(2 * net.slots, &counted_reads(net, &counted, &guards));
         let rule = (0..head.len())
             .map(|r| RuleInfo {
                 head: head[r],
@@ -385,13 +401,22 @@ impl Propagation {
             .for_each(|&(h, _)| early_heads[h as usize] = true);
         let overwritten = move_dependent(net, &steps, &own_rules, &trigger, &early_heads);
         let values = Values::new(net, &steps);
-        let read = (0..net.slots)
+        let slot = (0..net.slots)
             .map(|s| {
-                let listed = |start: &[u32]| start[s] != start[s + 1];
-                let rules =
-                    listed(&fanout_start) || listed(&component_start) || listed(&guards.slot_start);
-                let aggregates = listed(&values.member_start);
-                (READ_BY_RULES * rules as u8) | (READ_BY_AGGREGATES * aggregates as u8)
+                let listed = |start: &[u32], flag: u32| match start[s] != start[s + 1] {
+                    true => flag,
+                    false => 0,
+                };
+                SlotInfo {
+                    start: fanout_start[2 * s],
+                    middle: fanout_start[2 * s + 1],
+                    end: fanout_start[2 * s + 2],
+                    flags: listed(&move_start, HAS_MOVES)
+                        | listed(&next_start, HAS_NEXT)
+                        | listed(&guards.slot_start, HAS_GUARDS)
+                        | listed(&component_start, HAS_COMPONENTS)
+                        | listed(&values.member_start, HAS_AGGREGATES),
+                }
             })
             .collect();
         for (s, &t) in values.test_at.iter().enumerate() {
@@ -406,7 +431,7 @@ impl Propagation {
             .collect();
         Propagation {
             goal,
-            fanout_start,
+            slot,
             fanout,
             component_start,
             components,
@@ -427,7 +452,6 @@ impl Propagation {
             overwritten,
             widest,
             tracked,
-            read,
             values,
         }
     }
@@ -695,8 +719,8 @@ fn readers(
     (head, counted, component_reads)
 }
 
-/// The (slot, `rule << 1 | negated`) pairs of the counted rules' literals,
-/// each rule's guard left out.
+/// The (`slot << 1 | negated`, rule) pairs of the counted rules'
+/// literals, each rule's guard left out.
 fn counted_reads(net: &Net, counted: &[u32], guards: &Guards) -> Vec<(u32, u32)> {
     let mut reads = Vec::new();
     for &rule in counted {
@@ -706,7 +730,7 @@ fn counted_reads(net: &Net, counted: &[u32], guards: &Guards) -> Vec<(u32, u32)>
             if l == guard && !skipped {
                 skipped = true;
             } else {
-                reads.push((l >> 1, rule << 1 | (l & 1)));
+                reads.push((l, rule));
             }
         }
     }
@@ -1042,7 +1066,8 @@ impl Counters {
             while diff != 0 {
                 let s = BASE0 as usize + w * 64 + diff.trailing_zeros() as usize;
                 diff &= diff - 1;
-                visits += FLIP_VISITS + (prop.fanout_start[s + 1] - prop.fanout_start[s]) as usize;
+                let slot = &prop.slot[s];
+                visits += FLIP_VISITS + (slot.end - slot.start) as usize;
             }
         }
         visits * VISIT_BYTES > self.bytes()
@@ -1197,44 +1222,55 @@ impl Counters {
     /// Changes the value of slot `s` and tells the rules that read it.
     #[inline]
     fn flip(&mut self, prop: &Propagation, s: u32) {
-        self.vals[s as usize] = !self.vals[s as usize];
-        if prop.move_start[s as usize] != prop.move_start[s as usize + 1] {
+        let v = !self.vals[s as usize];
+        self.vals[s as usize] = v;
+        let slot = prop.slot[s as usize];
+        if slot.flags & HAS_MOVES != 0 {
             self.changed.push(s);
         }
-        for &i in prop.next_of(s) {
-            self.next[i as usize / 64] ^= 1 << (i % 64);
+        if slot.flags & HAS_NEXT != 0 {
+            for &i in prop.next_of(s) {
+                self.next[i as usize / 64] ^= 1 << (i % 64);
+            }
         }
-        self.flip_fanout(prop, s);
+        self.flip_fanout(prop, s, slot, v);
     }
 
-    /// Tells the rules and components reading slot `s` its new value.
+    /// Tells the rules and components reading slot `s` (whose entry is
+    /// `slot`) its new value `v`.
     #[inline]
-    fn flip_fanout(&mut self, prop: &Propagation, s: u32) {
-        let read = prop.read[s as usize];
-        if read == 0 {
-            return;
-        }
-        let v = self.vals[s as usize];
-        if read & READ_BY_AGGREGATES != 0 {
-            self.update_aggregates(prop, s, v);
-        }
-        let (a, b) = (
-            prop.fanout_start[s as usize] as usize,
-            prop.fanout_start[s as usize + 1] as usize,
-        );
-        for &e in &prop.fanout[a..b] {
-            let rule = (e >> 1) as usize;
-            if v != (e & 1 == 1) {
-                self.false_lits[rule] -= 1;
-                if self.false_lits[rule] == 0 {
-                    self.satisfied(prop, rule as u32, true);
-                }
-            } else {
-                self.false_lits[rule] += 1;
-                if self.false_lits[rule] == 1 {
-                    self.satisfied(prop, rule as u32, false);
-                }
+    fn flip_fanout(&mut self, prop: &Propagation, s: u32, slot: SlotInfo, v: bool) {
+        let readers = &prop.fanout[slot.start as usize..slot.end as usize];
+        let (positive, negative) = readers.split_at((slot.middle - slot.start) as usize);
+        let (falling, rising) = if v {
+            (positive, negative)
+        } else {
+            (negative, positive)
+        };
+        for &rule in falling {
+            let count = &mut self.false_lits[rule as usize];
+            *count -= 1;
+            if *count == 0 {
+                self.satisfied(prop, rule, true);
             }
+        }
+        for &rule in rising {
+            let count = &mut self.false_lits[rule as usize];
+            *count += 1;
+            if *count == 1 {
+                self.satisfied(prop, rule, false);
+            }
+        }
+        if slot.flags & (HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES) != 0 {
+            self.flip_rarer(prop, s, v);
+        }
+    }
+
+    /// The rest of a flip of slot `s` to `v`: its aggregates, the guard
+    /// groups it switches and the recursive components that read it.
+    fn flip_rarer(&mut self, prop: &Propagation, s: u32, v: bool) {
+        if prop.slot[s as usize].flags & HAS_AGGREGATES != 0 {
+            self.update_aggregates(prop, s, v);
         }
         for k in prop.guards.of_slot(s) {
             let g = prop.guards.slot_groups[k] as usize;
@@ -1269,25 +1305,39 @@ impl Counters {
                 true => self.held.insert(&prop.guards, info.group, rule),
                 false => self.held.remove(&prop.guards, info.group, rule),
             }
-        }
-        if prop.armed(&self.vals, rule) {
-            match now {
-                true => self.gain(info.head),
-                false => self.lose(info.head),
+            if !literal_holds(&self.vals, info.guard) {
+                return;
             }
         }
+        if info.trigger != SLOT_TRUE && !self.vals[info.trigger as usize] {
+            return;
+        }
+        match now {
+            true => self.gain(info.head),
+            false => self.lose(info.head),
+        }
     }
 
+    /// One more rule of `head` holds: the head is marked when its support
+    /// leaves zero, the only change a settle can see (the invariant: a
+    /// slot whose value is not `support > 0` is marked).
     #[inline]
     fn gain(&mut self, head: u32) {
-        self.support[head as usize] += 1;
-        self.mark(head);
+        let support = &mut self.support[head as usize];
+        *support += 1;
+        if *support == 1 {
+            self.mark(head);
+        }
     }
 
+    /// One rule of `head` fewer holds: marked when its support reaches zero.
     #[inline]
     fn lose(&mut self, head: u32) {
-        self.support[head as usize] -= 1;
-        self.mark(head);
+        let support = &mut self.support[head as usize];
+        *support -= 1;
+        if *support == 0 {
+            self.mark(head);
+        }
     }
 
     /// Turns move slot `does` on or off: the rules it triggers whose bodies
@@ -1306,7 +1356,7 @@ impl Counters {
                 if on { self.gain(head) } else { self.lose(head) }
             }
         }
-        self.flip_fanout(prop, does);
+        self.flip_fanout(prop, does, prop.slot[does as usize], on);
     }
 
     /// Makes move slot `does`'s early rules whose bodies hold support their
