@@ -256,9 +256,10 @@ struct RuleInfo {
     /// For a move-triggered rule: the slot of its move (`SLOT_TRUE` for a
     /// rule that reads no move).
     trigger: u32,
-    /// Its guard group (`NO_GROUP` for none) and the group's literal
-    /// (`SLOT_TRUE` for none, which always holds).
-    group: u32,
+    /// Its bit in the guard groups' sets (`NO_GROUP` for a rule in no
+    /// group; see [`Guards`]) and the group's literal (`SLOT_TRUE` for
+    /// none, which always holds).
+    place: u32,
     guard: u32,
 }
 
@@ -383,7 +384,7 @@ impl Propagation {
             .map(|r| RuleInfo {
                 head: head[r],
                 trigger: trigger[r],
-                group: guards.group[r],
+                place: guards.place[r],
                 guard: match guards.group[r] {
                     NO_GROUP => SLOT_TRUE << 1,
                     g => guards.literal[g as usize],
@@ -494,19 +495,24 @@ impl Propagation {
 /// Guards: a literal shared by many counted rules (`true control(R)` in
 /// every `legal` rule of a role) is not counted for them; the rules form a
 /// group, and each group keeps the set of its rules with no false literal
-/// left. The guard turning on or off visits that set only, not every rule.
+/// left, as bits (one per member, each group's from a word boundary). The
+/// guard turning on or off visits that set only, not every rule.
 #[derive(Clone, Debug)]
 struct Guards {
-    /// Per rule, its group (`NO_GROUP` if none).
+    /// Per rule, its group (`NO_GROUP` if none) and its bit in the sets
+    /// (`NO_GROUP` if none).
     group: Vec<u32>,
+    place: Vec<u32>,
     /// Per rule, its guard literal, not counted (`NO_LITERAL` if none):
     /// its group's, or the guard of its deferred head.
     skip: Vec<u32>,
     /// Per group, its literal (`slot << 1 | negated`).
     literal: Vec<u32>,
-    /// Per group, where its set starts in [`Held::rules`] (one room per
-    /// member), and one past the last group's end.
+    /// Per group, its first bit (a multiple of 64), and after the last
+    /// group the bits of all sets.
     start: Vec<u32>,
+    /// Per bit, its rule.
+    member: Vec<u32>,
     /// For every slot: the groups it guards.
     slot_start: Vec<u32>,
     slot_groups: Vec<u32>,
@@ -536,7 +542,17 @@ impl Guards {
         }
         let mut start = vec![0u32];
         for &m in &members {
-            start.push(start[start.len() - 1] + m);
+            start.push(start[start.len() - 1] + m.next_multiple_of(64));
+        }
+        let mut place = vec![NO_GROUP; skip.len()];
+        let mut member = vec![0; start[start.len() - 1] as usize];
+        let mut fill = start.clone();
+        for (rule, &g) in group.iter().enumerate() {
+            if g != NO_GROUP {
+                place[rule] = fill[g as usize];
+                member[fill[g as usize] as usize] = rule as u32;
+                fill[g as usize] += 1;
+            }
         }
         let by_slot: Vec<(u32, u32)> = (literal.iter().enumerate())
             .map(|(g, &l)| (l >> 1, g as u32))
@@ -544,9 +560,11 @@ impl Guards {
         let (slot_start, slot_groups) = grouped(net.slots, &by_slot);
         Guards {
             group,
+            place,
             skip,
             literal,
             start,
+            member,
             slot_start,
             slot_groups,
         }
@@ -555,6 +573,11 @@ impl Guards {
     /// The literal not counted for a rule, or a literal no rule has.
     fn literal_of(&self, rule: u32) -> u32 {
         self.skip[rule as usize]
+    }
+
+    /// The words of group `g`'s set.
+    fn words(&self, g: usize) -> std::ops::Range<usize> {
+        self.start[g] as usize / 64..self.start[g + 1] as usize / 64
     }
 
     /// The groups slot `s` guards.
@@ -638,54 +661,6 @@ fn deferred_slots(
         }
     }
     deferred
-}
-
-/// Per group of [`Guards`], the set of its rules with no false literal:
-/// `rules[start[g]..start[g] + len[g]]`, each rule's place in `at`.
-#[derive(Clone, Debug)]
-struct Held {
-    rules: Vec<u32>,
-    len: Vec<u32>,
-    at: Vec<u32>,
-}
-
-impl Held {
-    fn new(guards: &Guards) -> Held {
-        Held {
-            rules: vec![0; guards.start[guards.start.len() - 1] as usize],
-            len: vec![0; guards.literal.len()],
-            at: vec![0; guards.group.len()],
-        }
-    }
-
-    #[inline]
-    fn insert(&mut self, guards: &Guards, g: u32, rule: u32) {
-        let place = guards.start[g as usize] + self.len[g as usize];
-        self.rules[place as usize] = rule;
-        self.at[rule as usize] = place;
-        self.len[g as usize] += 1;
-    }
-
-    #[inline]
-    fn remove(&mut self, guards: &Guards, g: u32, rule: u32) {
-        self.len[g as usize] -= 1;
-        let last = guards.start[g as usize] + self.len[g as usize];
-        let moved = self.rules[last as usize];
-        let place = self.at[rule as usize];
-        self.rules[place as usize] = moved;
-        self.at[moved as usize] = place;
-    }
-
-    fn members(&self, guards: &Guards, g: usize) -> std::ops::Range<usize> {
-        let a = guards.start[g] as usize;
-        a..a + self.len[g] as usize
-    }
-
-    fn copy_from(&mut self, from: &Held) {
-        self.rules.copy_from_slice(&from.rules);
-        self.len.copy_from_slice(&from.len);
-        self.at.copy_from_slice(&from.at);
-    }
 }
 
 /// From the tracked rules (head, rule) and each slot's recursive component
@@ -908,8 +883,9 @@ pub struct Counters {
     false_lits: Vec<u32>,
     /// Per slot, its rules that hold.
     support: Vec<u32>,
-    /// Per guard group, its rules with no false literal.
-    held: Held,
+    /// Per guard group, its rules with no false literal, as bits (see
+    /// [`Guards`]).
+    held: Vec<u64>,
     /// Slots to settle, as a bitset, and which of its words are not zero
     /// (bit `w` for word `w`), so a settle skips the clean words at 64 a
     /// time: a game with 40,000 slots has 625 words to settle but only a few
@@ -992,7 +968,7 @@ impl Counters {
             .collect();
         let mut false_lits = vec![0; prop.rule.len()];
         let mut support = vec![0; net.slots];
-        let mut held = Held::new(&prop.guards);
+        let mut held = vec![0u64; prop.guards.member.len() / 64];
         for (rule, info) in prop.rule.iter().enumerate() {
             let head = info.head;
             if head == u32::MAX {
@@ -1004,9 +980,8 @@ impl Counters {
                 .filter(|&&l| l != guard && !literal_holds(&vals, l))
                 .count();
             false_lits[rule] = f as u32;
-            let g = info.group;
-            if f == 0 && g != NO_GROUP {
-                held.insert(&prop.guards, g, rule as u32);
+            if f == 0 && info.place != NO_GROUP {
+                held[info.place as usize / 64] |= 1 << (info.place % 64);
             }
             support[head as usize] += (f == 0 && prop.armed(&vals, rule as u32)) as u32;
         }
@@ -1077,7 +1052,7 @@ impl Counters {
     pub fn bytes(&self) -> usize {
         self.vals.len()
             + 4 * (self.false_lits.len() + self.support.len())
-            + 4 * (self.held.rules.len() + self.held.len.len() + self.held.at.len())
+            + 8 * self.held.len()
             + 4 * self.lists.iter().map(Vec::len).sum::<usize>()
             + 8 * (self.dirty.len() + self.dirty_words.len() + 2 * self.next.len())
             + 32 * self.running.len()
@@ -1090,7 +1065,7 @@ impl Counters {
         self.vals.copy_from_slice(&from.vals);
         self.false_lits.copy_from_slice(&from.false_lits);
         self.support.copy_from_slice(&from.support);
-        self.held.copy_from(&from.held);
+        self.held.copy_from_slice(&from.held);
         self.dirty.copy_from_slice(&from.dirty);
         self.dirty_words.copy_from_slice(&from.dirty_words);
         self.next.copy_from_slice(&from.next);
@@ -1275,13 +1250,18 @@ impl Counters {
         for k in prop.guards.of_slot(s) {
             let g = prop.guards.slot_groups[k] as usize;
             let on = v != (prop.guards.literal[g] & 1 == 1);
-            for i in self.held.members(&prop.guards, g) {
-                let info = prop.rule[self.held.rules[i] as usize];
-                if self.vals[info.trigger as usize] {
-                    if on {
-                        self.gain(info.head)
-                    } else {
-                        self.lose(info.head)
+            for w in prop.guards.words(g) {
+                let mut bits = self.held[w];
+                while bits != 0 {
+                    let place = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let info = prop.rule[prop.guards.member[place] as usize];
+                    if self.vals[info.trigger as usize] {
+                        if on {
+                            self.gain(info.head)
+                        } else {
+                            self.lose(info.head)
+                        }
                     }
                 }
             }
@@ -1300,10 +1280,11 @@ impl Counters {
     #[inline]
     fn satisfied(&mut self, prop: &Propagation, rule: u32, now: bool) {
         let info = prop.rule[rule as usize];
-        if info.group != NO_GROUP {
+        if info.place != NO_GROUP {
+            let (word, bit) = (info.place as usize / 64, 1 << (info.place % 64));
             match now {
-                true => self.held.insert(&prop.guards, info.group, rule),
-                false => self.held.remove(&prop.guards, info.group, rule),
+                true => self.held[word] |= bit,
+                false => self.held[word] &= !bit,
             }
             if !literal_holds(&self.vals, info.guard) {
                 return;
