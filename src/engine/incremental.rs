@@ -1242,7 +1242,9 @@ impl Counters {
     }
 
     /// The rest of a flip of slot `s` to `v`: its aggregates, the guard
-    /// groups it switches and the recursive components that read it.
+    /// groups it switches and the recursive components that read it. Kept
+    /// out of line, so that the common flip stays small.
+    #[inline(never)]
     fn flip_rarer(&mut self, prop: &Propagation, s: u32, v: bool) {
         if prop.slot[s as usize].flags & HAS_AGGREGATES != 0 {
             self.update_aggregates(prop, s, v);
@@ -1277,7 +1279,7 @@ impl Counters {
 
     /// A counted rule has just lost its last false literal (`now`) or
     /// gained its first: its guard group's set and its head follow.
-    #[inline]
+    #[inline(always)]
     fn satisfied(&mut self, prop: &Propagation, rule: u32, now: bool) {
         let info = prop.rule[rule as usize];
         if info.place != NO_GROUP {
