@@ -137,12 +137,16 @@ struct SlotInfo {
 
 /// [`SlotInfo::flags`]: the slot has moves that follow it, base facts
 /// whose `next` it is, guard groups, recursive components reading it,
-/// aggregates it is a member of.
+/// aggregates it is a member of, counted rules reading it.
 const HAS_MOVES: u32 = 1;
 const HAS_NEXT: u32 = 2;
 const HAS_GUARDS: u32 = 4;
 const HAS_COMPONENTS: u32 = 8;
 const HAS_AGGREGATES: u32 = 16;
+const HAS_READERS: u32 = 32;
+/// The flags of a slot whose flip something reads (most `legal` and
+/// `next` slots have none, and their flips stop early).
+const READ: u32 = HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES | HAS_READERS;
 
 impl Values {
     fn new(net: &Net, steps: &[PlanStep]) -> Values {
@@ -378,8 +382,7 @@ impl Propagation {
             }
         }
         counted.retain(|&rule| head[rule as usize] != u32::MAX);
-        let (fanout_start, fanout) =
-            grouped(2 * net.slots, &counted_reads(net, &counted, &guards));
+        let (fanout_start, fanout) = grouped(2 * net.slots, &counted_reads(net, &counted, &guards));
         let rule = (0..head.len())
             .map(|r| RuleInfo {
                 head: head[r],
@@ -416,7 +419,11 @@ impl Propagation {
                         | listed(&next_start, HAS_NEXT)
                         | listed(&guards.slot_start, HAS_GUARDS)
                         | listed(&component_start, HAS_COMPONENTS)
-                        | listed(&values.member_start, HAS_AGGREGATES),
+                        | listed(&values.member_start, HAS_AGGREGATES)
+                        | match fanout_start[2 * s] != fanout_start[2 * s + 2] {
+                            true => HAS_READERS,
+                            false => 0,
+                        },
                 }
             })
             .collect();
@@ -1208,7 +1215,9 @@ impl Counters {
                 self.next[i as usize / 64] ^= 1 << (i % 64);
             }
         }
-        self.flip_fanout(prop, s, slot, v);
+        if slot.flags & READ != 0 {
+            self.flip_fanout(prop, s, slot, v);
+        }
     }
 
     /// Tells the rules and components reading slot `s` (whose entry is
