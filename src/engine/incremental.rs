@@ -51,9 +51,9 @@ const GUARD_MIN_RULES: usize = 8;
 /// The tables propagation reads, built once per game.
 #[derive(Clone, Debug)]
 pub struct Propagation {
-    /// For every slot: the tracked rules reading it, as `rule << 1 |
-    /// negated`, at `fanout[fanout_start[s]..fanout_start[s + 1]]`.
-    fanout_start: Vec<u32>,
+    /// For every slot: what a flip of it visits (see [`SlotInfo`]).
+    slot: Vec<SlotInfo>,
+    /// The counted rules reading each slot, by [`SlotInfo`]'s ranges.
     fanout: Vec<u32>,
     /// For every slot: the first slots of the recursive tracked components
     /// (other than its own) that read it.
@@ -92,10 +92,6 @@ pub struct Propagation {
     widest: usize,
     /// Whether each slot is computed by the tracked plan.
     tracked: Vec<bool>,
-    /// What reads each slot: `READ_BY_RULES` for a counted rule, a guard
-    /// group or a recursive component, `READ_BY_AGGREGATES` for an
-    /// aggregate (a `legal` slot, typically, is read by none).
-    read: Vec<u8>,
     /// The numbers: see [`Values`].
     values: Values,
 }
@@ -125,9 +121,32 @@ struct Values {
 
 /// A slot that is not a test.
 const NO_TEST: u32 = u32::MAX;
-/// The bits of `Propagation::read`.
-const READ_BY_RULES: u8 = 1;
-const READ_BY_AGGREGATES: u8 = 2;
+
+/// What a flip of one slot visits, in one place so that a flip reads one
+/// entry: the counted rules that read it positively,
+/// `fanout[start..middle]`, and negatively, `fanout[middle..end]` (a
+/// slot turning true takes a false literal from the first and gives one
+/// to the second), and which of the rarer lists it has (the `HAS_` bits).
+#[derive(Clone, Copy, Debug, Default)]
+struct SlotInfo {
+    start: u32,
+    middle: u32,
+    end: u32,
+    flags: u32,
+}
+
+/// [`SlotInfo::flags`]: the slot has moves that follow it, base facts
+/// whose `next` it is, guard groups, recursive components reading it,
+/// aggregates it is a member of, counted rules reading it.
+const HAS_MOVES: u32 = 1;
+const HAS_NEXT: u32 = 2;
+const HAS_GUARDS: u32 = 4;
+const HAS_COMPONENTS: u32 = 8;
+const HAS_AGGREGATES: u32 = 16;
+const HAS_READERS: u32 = 32;
+/// The flags of a slot whose flip something reads (most `legal` and
+/// `next` slots have none, and their flips stop early).
+const READ: u32 = HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES | HAS_READERS;
 
 impl Values {
     fn new(net: &Net, steps: &[PlanStep]) -> Values {
@@ -241,9 +260,10 @@ struct RuleInfo {
     /// For a move-triggered rule: the slot of its move (`SLOT_TRUE` for a
     /// rule that reads no move).
     trigger: u32,
-    /// Its guard group (`NO_GROUP` for none) and the group's literal
-    /// (`SLOT_TRUE` for none, which always holds).
-    group: u32,
+    /// Its bit in the guard groups' sets (`NO_GROUP` for a rule in no
+    /// group; see [`Guards`]) and the group's literal (`SLOT_TRUE` for
+    /// none, which always holds).
+    place: u32,
     guard: u32,
 }
 
@@ -362,12 +382,12 @@ impl Propagation {
             }
         }
         counted.retain(|&rule| head[rule as usize] != u32::MAX);
-        let (fanout_start, fanout) = grouped(net.slots, &counted_reads(net, &counted, &guards));
+        let (fanout_start, fanout) = grouped(2 * net.slots, &counted_reads(net, &counted, &guards));
         let rule = (0..head.len())
             .map(|r| RuleInfo {
                 head: head[r],
                 trigger: trigger[r],
-                group: guards.group[r],
+                place: guards.place[r],
                 guard: match guards.group[r] {
                     NO_GROUP => SLOT_TRUE << 1,
                     g => guards.literal[g as usize],
@@ -385,13 +405,26 @@ impl Propagation {
             .for_each(|&(h, _)| early_heads[h as usize] = true);
         let overwritten = move_dependent(net, &steps, &own_rules, &trigger, &early_heads);
         let values = Values::new(net, &steps);
-        let read = (0..net.slots)
+        let slot = (0..net.slots)
             .map(|s| {
-                let listed = |start: &[u32]| start[s] != start[s + 1];
-                let rules =
-                    listed(&fanout_start) || listed(&component_start) || listed(&guards.slot_start);
-                let aggregates = listed(&values.member_start);
-                (READ_BY_RULES * rules as u8) | (READ_BY_AGGREGATES * aggregates as u8)
+                let listed = |start: &[u32], flag: u32| match start[s] != start[s + 1] {
+                    true => flag,
+                    false => 0,
+                };
+                SlotInfo {
+                    start: fanout_start[2 * s],
+                    middle: fanout_start[2 * s + 1],
+                    end: fanout_start[2 * s + 2],
+                    flags: listed(&move_start, HAS_MOVES)
+                        | listed(&next_start, HAS_NEXT)
+                        | listed(&guards.slot_start, HAS_GUARDS)
+                        | listed(&component_start, HAS_COMPONENTS)
+                        | listed(&values.member_start, HAS_AGGREGATES)
+                        | match fanout_start[2 * s] != fanout_start[2 * s + 2] {
+                            true => HAS_READERS,
+                            false => 0,
+                        },
+                }
             })
             .collect();
         for (s, &t) in values.test_at.iter().enumerate() {
@@ -406,7 +439,7 @@ impl Propagation {
             .collect();
         Propagation {
             goal,
-            fanout_start,
+            slot,
             fanout,
             component_start,
             components,
@@ -427,7 +460,6 @@ impl Propagation {
             overwritten,
             widest,
             tracked,
-            read,
             values,
         }
     }
@@ -470,19 +502,24 @@ impl Propagation {
 /// Guards: a literal shared by many counted rules (`true control(R)` in
 /// every `legal` rule of a role) is not counted for them; the rules form a
 /// group, and each group keeps the set of its rules with no false literal
-/// left. The guard turning on or off visits that set only, not every rule.
+/// left, as bits (one per member, each group's from a word boundary). The
+/// guard turning on or off visits that set only, not every rule.
 #[derive(Clone, Debug)]
 struct Guards {
-    /// Per rule, its group (`NO_GROUP` if none).
+    /// Per rule, its group (`NO_GROUP` if none) and its bit in the sets
+    /// (`NO_GROUP` if none).
     group: Vec<u32>,
+    place: Vec<u32>,
     /// Per rule, its guard literal, not counted (`NO_LITERAL` if none):
     /// its group's, or the guard of its deferred head.
     skip: Vec<u32>,
     /// Per group, its literal (`slot << 1 | negated`).
     literal: Vec<u32>,
-    /// Per group, where its set starts in [`Held::rules`] (one room per
-    /// member), and one past the last group's end.
+    /// Per group, its first bit (a multiple of 64), and after the last
+    /// group the bits of all sets.
     start: Vec<u32>,
+    /// Per bit, its rule.
+    member: Vec<u32>,
     /// For every slot: the groups it guards.
     slot_start: Vec<u32>,
     slot_groups: Vec<u32>,
@@ -512,7 +549,17 @@ impl Guards {
         }
         let mut start = vec![0u32];
         for &m in &members {
-            start.push(start[start.len() - 1] + m);
+            start.push(start[start.len() - 1] + m.next_multiple_of(64));
+        }
+        let mut place = vec![NO_GROUP; skip.len()];
+        let mut member = vec![0; start[start.len() - 1] as usize];
+        let mut fill = start.clone();
+        for (rule, &g) in group.iter().enumerate() {
+            if g != NO_GROUP {
+                place[rule] = fill[g as usize];
+                member[fill[g as usize] as usize] = rule as u32;
+                fill[g as usize] += 1;
+            }
         }
         let by_slot: Vec<(u32, u32)> = (literal.iter().enumerate())
             .map(|(g, &l)| (l >> 1, g as u32))
@@ -520,9 +567,11 @@ impl Guards {
         let (slot_start, slot_groups) = grouped(net.slots, &by_slot);
         Guards {
             group,
+            place,
             skip,
             literal,
             start,
+            member,
             slot_start,
             slot_groups,
         }
@@ -531,6 +580,11 @@ impl Guards {
     /// The literal not counted for a rule, or a literal no rule has.
     fn literal_of(&self, rule: u32) -> u32 {
         self.skip[rule as usize]
+    }
+
+    /// The words of group `g`'s set.
+    fn words(&self, g: usize) -> std::ops::Range<usize> {
+        self.start[g] as usize / 64..self.start[g + 1] as usize / 64
     }
 
     /// The groups slot `s` guards.
@@ -616,54 +670,6 @@ fn deferred_slots(
     deferred
 }
 
-/// Per group of [`Guards`], the set of its rules with no false literal:
-/// `rules[start[g]..start[g] + len[g]]`, each rule's place in `at`.
-#[derive(Clone, Debug)]
-struct Held {
-    rules: Vec<u32>,
-    len: Vec<u32>,
-    at: Vec<u32>,
-}
-
-impl Held {
-    fn new(guards: &Guards) -> Held {
-        Held {
-            rules: vec![0; guards.start[guards.start.len() - 1] as usize],
-            len: vec![0; guards.literal.len()],
-            at: vec![0; guards.group.len()],
-        }
-    }
-
-    #[inline]
-    fn insert(&mut self, guards: &Guards, g: u32, rule: u32) {
-        let place = guards.start[g as usize] + self.len[g as usize];
-        self.rules[place as usize] = rule;
-        self.at[rule as usize] = place;
-        self.len[g as usize] += 1;
-    }
-
-    #[inline]
-    fn remove(&mut self, guards: &Guards, g: u32, rule: u32) {
-        self.len[g as usize] -= 1;
-        let last = guards.start[g as usize] + self.len[g as usize];
-        let moved = self.rules[last as usize];
-        let place = self.at[rule as usize];
-        self.rules[place as usize] = moved;
-        self.at[moved as usize] = place;
-    }
-
-    fn members(&self, guards: &Guards, g: usize) -> std::ops::Range<usize> {
-        let a = guards.start[g] as usize;
-        a..a + self.len[g] as usize
-    }
-
-    fn copy_from(&mut self, from: &Held) {
-        self.rules.copy_from_slice(&from.rules);
-        self.len.copy_from_slice(&from.len);
-        self.at.copy_from_slice(&from.at);
-    }
-}
-
 /// From the tracked rules (head, rule) and each slot's recursive component
 /// (`u32::MAX` for none): every rule's head, the counted rules (of slots
 /// outside components), and the (slot, component) pairs of the slots a
@@ -695,8 +701,8 @@ fn readers(
     (head, counted, component_reads)
 }
 
-/// The (slot, `rule << 1 | negated`) pairs of the counted rules' literals,
-/// each rule's guard left out.
+/// The (`slot << 1 | negated`, rule) pairs of the counted rules'
+/// literals, each rule's guard left out.
 fn counted_reads(net: &Net, counted: &[u32], guards: &Guards) -> Vec<(u32, u32)> {
     let mut reads = Vec::new();
     for &rule in counted {
@@ -706,7 +712,7 @@ fn counted_reads(net: &Net, counted: &[u32], guards: &Guards) -> Vec<(u32, u32)>
             if l == guard && !skipped {
                 skipped = true;
             } else {
-                reads.push((l >> 1, rule << 1 | (l & 1)));
+                reads.push((l, rule));
             }
         }
     }
@@ -884,8 +890,9 @@ pub struct Counters {
     false_lits: Vec<u32>,
     /// Per slot, its rules that hold.
     support: Vec<u32>,
-    /// Per guard group, its rules with no false literal.
-    held: Held,
+    /// Per guard group, its rules with no false literal, as bits (see
+    /// [`Guards`]).
+    held: Vec<u64>,
     /// Slots to settle, as a bitset, and which of its words are not zero
     /// (bit `w` for word `w`), so a settle skips the clean words at 64 a
     /// time: a game with 40,000 slots has 625 words to settle but only a few
@@ -968,7 +975,7 @@ impl Counters {
             .collect();
         let mut false_lits = vec![0; prop.rule.len()];
         let mut support = vec![0; net.slots];
-        let mut held = Held::new(&prop.guards);
+        let mut held = vec![0u64; prop.guards.member.len() / 64];
         for (rule, info) in prop.rule.iter().enumerate() {
             let head = info.head;
             if head == u32::MAX {
@@ -980,9 +987,8 @@ impl Counters {
                 .filter(|&&l| l != guard && !literal_holds(&vals, l))
                 .count();
             false_lits[rule] = f as u32;
-            let g = info.group;
-            if f == 0 && g != NO_GROUP {
-                held.insert(&prop.guards, g, rule as u32);
+            if f == 0 && info.place != NO_GROUP {
+                held[info.place as usize / 64] |= 1 << (info.place % 64);
             }
             support[head as usize] += (f == 0 && prop.armed(&vals, rule as u32)) as u32;
         }
@@ -1042,7 +1048,8 @@ impl Counters {
             while diff != 0 {
                 let s = BASE0 as usize + w * 64 + diff.trailing_zeros() as usize;
                 diff &= diff - 1;
-                visits += FLIP_VISITS + (prop.fanout_start[s + 1] - prop.fanout_start[s]) as usize;
+                let slot = &prop.slot[s];
+                visits += FLIP_VISITS + (slot.end - slot.start) as usize;
             }
         }
         visits * VISIT_BYTES > self.bytes()
@@ -1052,7 +1059,7 @@ impl Counters {
     pub fn bytes(&self) -> usize {
         self.vals.len()
             + 4 * (self.false_lits.len() + self.support.len())
-            + 4 * (self.held.rules.len() + self.held.len.len() + self.held.at.len())
+            + 8 * self.held.len()
             + 4 * self.lists.iter().map(Vec::len).sum::<usize>()
             + 8 * (self.dirty.len() + self.dirty_words.len() + 2 * self.next.len())
             + 32 * self.running.len()
@@ -1065,7 +1072,7 @@ impl Counters {
         self.vals.copy_from_slice(&from.vals);
         self.false_lits.copy_from_slice(&from.false_lits);
         self.support.copy_from_slice(&from.support);
-        self.held.copy_from(&from.held);
+        self.held.copy_from_slice(&from.held);
         self.dirty.copy_from_slice(&from.dirty);
         self.dirty_words.copy_from_slice(&from.dirty_words);
         self.next.copy_from_slice(&from.next);
@@ -1197,55 +1204,75 @@ impl Counters {
     /// Changes the value of slot `s` and tells the rules that read it.
     #[inline]
     fn flip(&mut self, prop: &Propagation, s: u32) {
-        self.vals[s as usize] = !self.vals[s as usize];
-        if prop.move_start[s as usize] != prop.move_start[s as usize + 1] {
+        let v = !self.vals[s as usize];
+        self.vals[s as usize] = v;
+        let slot = prop.slot[s as usize];
+        if slot.flags & HAS_MOVES != 0 {
             self.changed.push(s);
         }
-        for &i in prop.next_of(s) {
-            self.next[i as usize / 64] ^= 1 << (i % 64);
+        if slot.flags & HAS_NEXT != 0 {
+            for &i in prop.next_of(s) {
+                self.next[i as usize / 64] ^= 1 << (i % 64);
+            }
         }
-        self.flip_fanout(prop, s);
+        if slot.flags & READ != 0 {
+            self.flip_fanout(prop, s, slot, v);
+        }
     }
 
-    /// Tells the rules and components reading slot `s` its new value.
+    /// Tells the rules and components reading slot `s` (whose entry is
+    /// `slot`) its new value `v`.
     #[inline]
-    fn flip_fanout(&mut self, prop: &Propagation, s: u32) {
-        let read = prop.read[s as usize];
-        if read == 0 {
-            return;
-        }
-        let v = self.vals[s as usize];
-        if read & READ_BY_AGGREGATES != 0 {
-            self.update_aggregates(prop, s, v);
-        }
-        let (a, b) = (
-            prop.fanout_start[s as usize] as usize,
-            prop.fanout_start[s as usize + 1] as usize,
-        );
-        for &e in &prop.fanout[a..b] {
-            let rule = (e >> 1) as usize;
-            if v != (e & 1 == 1) {
-                self.false_lits[rule] -= 1;
-                if self.false_lits[rule] == 0 {
-                    self.satisfied(prop, rule as u32, true);
-                }
-            } else {
-                self.false_lits[rule] += 1;
-                if self.false_lits[rule] == 1 {
-                    self.satisfied(prop, rule as u32, false);
-                }
+    fn flip_fanout(&mut self, prop: &Propagation, s: u32, slot: SlotInfo, v: bool) {
+        let readers = &prop.fanout[slot.start as usize..slot.end as usize];
+        let (positive, negative) = readers.split_at((slot.middle - slot.start) as usize);
+        let (falling, rising) = if v {
+            (positive, negative)
+        } else {
+            (negative, positive)
+        };
+        for &rule in falling {
+            let count = &mut self.false_lits[rule as usize];
+            *count -= 1;
+            if *count == 0 {
+                self.satisfied(prop, rule, true);
             }
+        }
+        for &rule in rising {
+            let count = &mut self.false_lits[rule as usize];
+            *count += 1;
+            if *count == 1 {
+                self.satisfied(prop, rule, false);
+            }
+        }
+        if slot.flags & (HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES) != 0 {
+            self.flip_rarer(prop, s, v);
+        }
+    }
+
+    /// The rest of a flip of slot `s` to `v`: its aggregates, the guard
+    /// groups it switches and the recursive components that read it. Kept
+    /// out of line, so that the common flip stays small.
+    #[inline(never)]
+    fn flip_rarer(&mut self, prop: &Propagation, s: u32, v: bool) {
+        if prop.slot[s as usize].flags & HAS_AGGREGATES != 0 {
+            self.update_aggregates(prop, s, v);
         }
         for k in prop.guards.of_slot(s) {
             let g = prop.guards.slot_groups[k] as usize;
             let on = v != (prop.guards.literal[g] & 1 == 1);
-            for i in self.held.members(&prop.guards, g) {
-                let info = prop.rule[self.held.rules[i] as usize];
-                if self.vals[info.trigger as usize] {
-                    if on {
-                        self.gain(info.head)
-                    } else {
-                        self.lose(info.head)
+            for w in prop.guards.words(g) {
+                let mut bits = self.held[w];
+                while bits != 0 {
+                    let place = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let info = prop.rule[prop.guards.member[place] as usize];
+                    if self.vals[info.trigger as usize] {
+                        if on {
+                            self.gain(info.head)
+                        } else {
+                            self.lose(info.head)
+                        }
                     }
                 }
             }
@@ -1261,33 +1288,48 @@ impl Counters {
 
     /// A counted rule has just lost its last false literal (`now`) or
     /// gained its first: its guard group's set and its head follow.
-    #[inline]
+    #[inline(always)]
     fn satisfied(&mut self, prop: &Propagation, rule: u32, now: bool) {
         let info = prop.rule[rule as usize];
-        if info.group != NO_GROUP {
+        if info.place != NO_GROUP {
+            let (word, bit) = (info.place as usize / 64, 1 << (info.place % 64));
             match now {
-                true => self.held.insert(&prop.guards, info.group, rule),
-                false => self.held.remove(&prop.guards, info.group, rule),
+                true => self.held[word] |= bit,
+                false => self.held[word] &= !bit,
+            }
+            if !literal_holds(&self.vals, info.guard) {
+                return;
             }
         }
-        if prop.armed(&self.vals, rule) {
-            match now {
-                true => self.gain(info.head),
-                false => self.lose(info.head),
-            }
+        if info.trigger != SLOT_TRUE && !self.vals[info.trigger as usize] {
+            return;
+        }
+        match now {
+            true => self.gain(info.head),
+            false => self.lose(info.head),
         }
     }
 
+    /// One more rule of `head` holds: the head is marked when its support
+    /// leaves zero, the only change a settle can see (the invariant: a
+    /// slot whose value is not `support > 0` is marked).
     #[inline]
     fn gain(&mut self, head: u32) {
-        self.support[head as usize] += 1;
-        self.mark(head);
+        let support = &mut self.support[head as usize];
+        *support += 1;
+        if *support == 1 {
+            self.mark(head);
+        }
     }
 
+    /// One rule of `head` fewer holds: marked when its support reaches zero.
     #[inline]
     fn lose(&mut self, head: u32) {
-        self.support[head as usize] -= 1;
-        self.mark(head);
+        let support = &mut self.support[head as usize];
+        *support -= 1;
+        if *support == 0 {
+            self.mark(head);
+        }
     }
 
     /// Turns move slot `does` on or off: the rules it triggers whose bodies
@@ -1306,7 +1348,7 @@ impl Counters {
                 if on { self.gain(head) } else { self.lose(head) }
             }
         }
-        self.flip_fanout(prop, does);
+        self.flip_fanout(prop, does, prop.slot[does as usize], on);
     }
 
     /// Makes move slot `does`'s early rules whose bodies hold support their

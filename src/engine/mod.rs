@@ -40,6 +40,14 @@ impl State {
         }
     }
 
+    /// A state of no words, which allocates nothing: holds a buffer's
+    /// place while the buffer is lent out.
+    fn placeholder() -> State {
+        State {
+            bits: Box::default(),
+        }
+    }
+
     fn set(&mut self, i: u32) {
         self.bits[i as usize / 64] |= 1 << (i % 64);
     }
@@ -656,10 +664,14 @@ impl<'g> Machine<'g> {
     /// Loads a state and evaluates terminal, legal moves and weights.
     pub fn set_state(&mut self, state: &State) {
         self.state.bits.copy_from_slice(&state.bits);
-        self.load_state();
+        self.load_state(true);
     }
 
-    fn load_state(&mut self) {
+    /// Evaluates the view of `self.state`. On the incremental engine, with
+    /// `may_restore`, a state equal to the initial one is copied from the
+    /// initial counters where that costs less than propagating; a playout's
+    /// own steps never ask (comparing every state costs more than it saves).
+    fn load_state(&mut self, may_restore: bool) {
         let net = &self.game.net;
         if let Some(rm) = &mut self.rules {
             rm.load(&self.state.bits, &mut self.legal);
@@ -675,7 +687,9 @@ impl<'g> Machine<'g> {
                 // Back to the start (a new playout): a copy of the initial
                 // counters, where that costs less than propagating.
                 Some(start)
-                    if start.loaded() == &self.state.bits[..] && c.prefers_restore(prop, start) =>
+                    if may_restore
+                        && start.loaded() == &self.state.bits[..]
+                        && c.prefers_restore(prop, start) =>
                 {
                     c.restore(start);
                     c.legal_into(prop, &mut self.legal, true);
@@ -1028,7 +1042,7 @@ impl<'g> Machine<'g> {
             }
             self.pick_random(rng)?;
             let joint = std::mem::take(&mut self.joint);
-            let mut next = std::mem::replace(&mut self.next, State::empty(0));
+            let mut next = std::mem::replace(&mut self.next, State::placeholder());
             let stepped = self.next_into(&joint, &mut next);
             self.joint = joint;
             if let Err(e) = stepped {
@@ -1037,7 +1051,7 @@ impl<'g> Machine<'g> {
             }
             std::mem::swap(&mut self.state, &mut next);
             self.next = next;
-            self.load_state();
+            self.load_state(false);
             length += 1;
         }
         let end = match self.goals() {
