@@ -47,23 +47,19 @@ const GUARD: u32 = 64;
 const FALSE_BIT: u32 = GUARD;
 const TRUE_BIT: u32 = GUARD + 1;
 const UNPLACED: u32 = u32::MAX;
-/// The flag of an operation's chunk count that ORs all its instances into
-/// its one head bit.
-const REDUCE: u32 = 1 << 31;
 /// The flag of a literal read as one bit for every instance.
 const BROADCAST: u32 = 2;
-/// The largest bit array the layout may build (positions are shifted left
-/// by one in the code, so they must stay below 2^31).
+/// The largest bit array the layout may build.
 const MAX_BITS: usize = 1 << 26;
 /// A grid or a family's mirrored region is used only while it is at most
 /// this many times the atoms it holds (plus a word), else atoms are placed
 /// one after the other.
 const SPARSENESS: usize = 4;
 
-/// A word copy between the state and the bit array: bits `mask` of state
-/// word `word` and the array's bits `shift` further (bit `b` of the state
-/// and bit `64 * word + b + shift` of the array). The guard word keeps
-/// `64 * word + shift` at or above zero.
+/// A word copy into the bit array: bits `mask` of source word `word` go
+/// `shift` bits further (bit `b` of the source and bit `64 * word + b +
+/// shift` of the array). The guard word keeps `64 * word + shift` at or
+/// above zero. The source is a state's words or the array itself.
 #[derive(Clone, Copy, Debug)]
 struct Transfer {
     word: u32,
@@ -76,8 +72,106 @@ struct Transfer {
 struct Phase {
     /// Words and masks of the phase's slots, cleared before it runs.
     clear: Vec<(u32, u64)>,
-    /// Per level from 1: the range of `code` holding its operations.
+    /// Per level from 1: the range of `ops` holding its operations.
     levels: Vec<(u32, u32)>,
+}
+
+/// The operations of one level of the view that write the same words: run
+/// together, again only when a word they read changed.
+#[derive(Clone, Copy, Debug)]
+struct Unit {
+    /// The range of `ops`.
+    ops: (u32, u32),
+    /// The range of [`Units::heads`]: the words and exact bits it writes.
+    heads: (u32, u32),
+}
+
+/// The view's units in level order, and per array word the units reading
+/// it (`fanout[fanout_at[w]..fanout_at[w + 1]]`). None when the view is
+/// always run whole (its slots share bits with the `after` phase's, which
+/// the next state overwrites).
+#[derive(Clone, Debug, Default)]
+struct Units {
+    units: Vec<Unit>,
+    heads: Vec<(u32, u64)>,
+    fanout_at: Vec<u32>,
+    fanout: Vec<u32>,
+}
+
+impl Units {
+    /// Groups every level's operations into units (operations writing a
+    /// common word), reordering them so a unit's are contiguous.
+    fn new(
+        ops: &mut [Op],
+        lits: &[Lit],
+        masks: &[u64],
+        levels: &[(u32, u32)],
+        words: usize,
+    ) -> Units {
+        let mut out = Units::default();
+        let mut readers: Vec<Vec<u32>> = vec![Vec::new(); words];
+        for &(start, end) in levels {
+            let level = &mut ops[start as usize..end as usize];
+            let heads: Vec<Vec<(u32, u64)>> = level.iter().map(|op| op.heads(masks)).collect();
+            // Union-find over the level's operations by the words they write.
+            let mut parent: Vec<usize> = (0..level.len()).collect();
+            fn root(parent: &mut [usize], mut k: usize) -> usize {
+                while parent[k] != k {
+                    parent[k] = parent[parent[k]];
+                    k = parent[k];
+                }
+                k
+            }
+            let mut writer: FxHashMap<u32, usize> = FxHashMap::default();
+            for (k, words) in heads.iter().enumerate() {
+                for &(w, _) in words {
+                    let other = *writer.entry(w).or_insert(k);
+                    let (a, b) = (root(&mut parent, k), root(&mut parent, other));
+                    parent[a.max(b)] = a.min(b);
+                }
+            }
+            let mut members: IndexMap<usize, Vec<usize>, FxBuildHasher> = IndexMap::default();
+            for k in 0..level.len() {
+                let r = root(&mut parent, k);
+                members.entry(r).or_default().push(k);
+            }
+            let original = level.to_vec();
+            let mut at = start;
+            for group in members.values() {
+                let unit = out.units.len() as u32;
+                let first_head = out.heads.len() as u32;
+                let written = group.iter().flat_map(|&k| heads[k].iter().copied());
+                let mut merged: Vec<(u32, u64)> = Vec::new();
+                for (w, m) in written {
+                    match merged.iter_mut().find(|h| h.0 == w) {
+                        Some(h) => h.1 |= m,
+                        None => merged.push((w, m)),
+                    }
+                }
+                out.heads.extend(merged);
+                for &k in group {
+                    let op = original[k];
+                    for w in op.reads(lits) {
+                        if readers[w as usize].last() != Some(&unit) {
+                            readers[w as usize].push(unit);
+                        }
+                    }
+                    ops[at as usize] = op;
+                    at += 1;
+                }
+                out.units.push(Unit {
+                    ops: (at - group.len() as u32, at),
+                    heads: (first_head, out.heads.len() as u32),
+                });
+            }
+        }
+        out.fanout_at.push(0);
+        for list in readers {
+            out.fanout.extend(list);
+            out.fanout_at.push(out.fanout.len() as u32);
+        }
+        out
+    }
 }
 
 /// A role's `legal` slots as words of the array.
@@ -94,27 +188,52 @@ struct RoleLegal {
     unsorted: bool,
 }
 
-/// One move's triggered rules: (level, start, end) ranges of `code`.
+/// One move's triggered rules: (level, start, end) ranges of `ops`.
 type Triggered = Vec<(u32, u32, u32)>;
 
+/// One packed operation: for chunk `c` the 64 head bits from bit `64 *
+/// head_word + head_shift + 64c` get `masks[mask + c]` AND every windowed
+/// literal's 64 bits, provided every gate holds. With `reduce` the head is
+/// one bit, set when any instance holds.
+#[derive(Clone, Copy, Debug)]
+struct Op {
+    head_word: u32,
+    head_shift: u32,
+    chunks: u32,
+    reduce: bool,
+    mask: u32,
+    /// `lits[gates.0..gates.1]`: literals read as one bit for every
+    /// instance; `lits[gates.1..end]`: literals read as 64-bit windows.
+    gates: (u32, u32),
+    end: u32,
+}
+
+/// A literal: the 64 bits from bit `64 * word + shift` (the bit there for a
+/// gate), XOR `invert` (all ones when negated).
+#[derive(Clone, Copy, Debug)]
+struct Lit {
+    word: u32,
+    shift: u32,
+    invert: u64,
+}
+
 /// A game compiled to word operations.
-///
-/// `code` holds every operation as `head, chunks, literals, mask index`,
-/// then per literal `position << 2 | flags`: for chunk `c` the head bits
-/// at `head + 64c` get `masks[mask index + c]` AND every literal's 64 bits
-/// at `position + 64c` (inverted when negated, its bit at `position`
-/// repeated with [`BROADCAST`]). With the [`REDUCE`] flag on `chunks` the
-/// head is one bit, set when any instance holds.
 #[derive(Clone, Debug)]
 pub struct WordProgram {
     words: usize,
-    code: Vec<u32>,
+    ops: Vec<Op>,
+    lits: Vec<Lit>,
     masks: Vec<u64>,
     /// The bit of every slot (`UNPLACED` for slots no phase computes).
     position: Vec<u32>,
     base_clear: Vec<(u32, u64)>,
+    /// The state's words into the array.
     load: Vec<Transfer>,
+    /// The `next` slots' bits into the base slots' bits, for the state the
+    /// machine itself computed last.
+    reload: Vec<Transfer>,
     view: Phase,
+    units: Units,
     after: Phase,
     /// Per move slot (`first_input + i`): its bit and its triggered rules.
     does: Vec<(u32, Triggered)>,
@@ -131,6 +250,16 @@ pub struct WordMachine {
     bits: Vec<u64>,
     /// Per chosen move, how far its triggered rules have run.
     cursors: Vec<(u32, usize)>,
+    /// Whether `bits` hold the view of the state last loaded.
+    view_loaded: bool,
+    /// The state the last `next` wrote, and whether its `next` slots still
+    /// hold it (until the next load).
+    last_next: Vec<u64>,
+    next_held: bool,
+    /// Units to run, one bit each; the words a unit or the load wrote
+    /// before.
+    scheduled: Vec<u64>,
+    saved: Vec<u64>,
 }
 
 /// The shape of a term: its functors and arities, not its constants.
@@ -333,10 +462,11 @@ struct Instance<'n> {
     lits: &'n [u32],
 }
 
-/// Builds the code of the families of one level.
+/// Builds the operations of the families of one level.
 struct Emitter<'a> {
     layout: &'a mut Layout,
-    code: Vec<u32>,
+    ops: Vec<Op>,
+    lits: Vec<Lit>,
     masks: Vec<u64>,
     /// One past the last bit any operation reads or writes.
     reach: i64,
@@ -357,23 +487,32 @@ impl Emitter<'_> {
     fn emit(&mut self, anchors: &[u32], head: i64, lits: &[(i64, u32)], reduce: bool) {
         let first = anchors[0] as i64;
         let chunks = (anchors[anchors.len() - 1] - anchors[0]) / 64 + 1;
-        self.code.extend([
-            (first + head) as u32,
-            chunks | (reduce as u32) << 31,
-            lits.len() as u32,
-            self.masks.len() as u32,
-        ]);
         let span = 64 * chunks as i64 + 64;
-        self.reach = self.reach.max(first + head + span);
-        for &(at, flags) in lits {
-            let bit = if flags & BROADCAST != 0 {
-                at
-            } else {
-                first + at
-            };
-            self.code.push((bit as u32) << 2 | flags);
-            self.reach = self.reach.max(bit + span);
+        let head = first + head;
+        self.reach = self.reach.max(head + span);
+        let lit = |bit: i64, flags: u32| Lit {
+            word: (bit / 64) as u32,
+            shift: (bit % 64) as u32,
+            invert: 0u64.wrapping_sub((flags & 1) as u64),
+        };
+        let gates_start = self.lits.len() as u32;
+        for &(at, flags) in lits.iter().filter(|l| l.1 & BROADCAST != 0) {
+            self.lits.push(lit(at, flags));
         }
+        let gates_end = self.lits.len() as u32;
+        for &(at, flags) in lits.iter().filter(|l| l.1 & BROADCAST == 0) {
+            self.lits.push(lit(first + at, flags));
+            self.reach = self.reach.max(first + at + span);
+        }
+        self.ops.push(Op {
+            head_word: (head / 64) as u32,
+            head_shift: (head % 64) as u32,
+            chunks,
+            reduce,
+            mask: self.masks.len() as u32,
+            gates: (gates_start, gates_end),
+            end: self.lits.len() as u32,
+        });
         let at = self.masks.len();
         self.masks.resize(at + chunks as usize, 0);
         for &a in anchors {
@@ -596,7 +735,8 @@ impl WordProgram {
         }
         let mut emitter = Emitter {
             layout: &mut layout,
-            code: Vec::new(),
+            ops: Vec::new(),
+            lits: Vec::new(),
             masks: Vec::new(),
             reach: 0,
         };
@@ -605,7 +745,7 @@ impl WordProgram {
             let top = slots.iter().map(|&s| level[s as usize]).max().unwrap_or(0);
             let mut levels = Vec::with_capacity(top as usize);
             for l in 1..=top {
-                let start = emitter.code.len() as u32;
+                let start = emitter.ops.len() as u32;
                 let mut families: IndexMap<Vec<u32>, Vec<Instance>, FxBuildHasher> =
                     IndexMap::default();
                 for &s in slots.iter().filter(|&&s| level[s as usize] == l) {
@@ -630,7 +770,7 @@ impl WordProgram {
                         emitter.layout.place_slot(s)?;
                     }
                 }
-                levels.push((start, emitter.code.len() as u32));
+                levels.push((start, emitter.ops.len() as u32));
             }
             let clear = word_masks(slots.iter().map(|&s| emitter.layout.position[s as usize]));
             phases.push(Phase { clear, levels });
@@ -644,7 +784,7 @@ impl WordProgram {
                 if emitter.layout.position[head as usize] == UNPLACED {
                     continue; // a slot the next state does not need
                 }
-                let start = emitter.code.len() as u32;
+                let start = emitter.ops.len() as u32;
                 let lits: Vec<(i64, u32)> = match body(rule) {
                     [] => vec![(TRUE_BIT as i64, 0)],
                     lits => (lits.iter())
@@ -653,13 +793,17 @@ impl WordProgram {
                 };
                 let head_bit = emitter.position(head << 1)?;
                 emitter.emit(&[0], head_bit as i64, &lits, false);
-                ranges.push((level[head as usize], start, emitter.code.len() as u32));
+                ranges.push((level[head as usize], start, emitter.ops.len() as u32));
             }
             let slot = net.first_input + i as u32;
             does.push((emitter.layout.position[slot as usize], ranges));
         }
         let Emitter {
-            code, masks, reach, ..
+            mut ops,
+            lits,
+            masks,
+            reach,
+            ..
         } = emitter;
         let legal = (net.roles.iter())
             .map(|role| role_legal(role.moves.iter().map(|m| m.legal), &layout.position))
@@ -678,16 +822,30 @@ impl WordProgram {
                 .iter()
                 .map(|&(s, i)| (i, layout.position[s as usize])),
         );
-        let reach = layout.taken.len().max(reach as usize);
+        let reload = transfers(net.next.iter().map(|&(s, i)| {
+            let position = |s: u32| layout.position[s as usize];
+            (position(s), position(BASE0 + i))
+        }));
+        let words = layout.taken.len().max(reach as usize).div_ceil(64) + 2;
         let mut phases = phases.into_iter();
+        let (view, after) = (phases.next().unwrap_or_default(), phases.next().unwrap_or_default());
+        let shared = (view.clear.iter())
+            .any(|&(w, m)| (after.clear.iter()).any(|&(v, n)| v == w && m & n != 0));
+        let units = match shared {
+            true => Units::default(),
+            false => Units::new(&mut ops, &lits, &masks, &view.levels, words),
+        };
         Ok(WordProgram {
-            words: reach.div_ceil(64) + 2,
-            code,
+            words,
+            ops,
+            lits,
             masks,
             base_clear: word_masks(base_bits),
             load,
-            view: phases.next().unwrap_or_default(),
-            after: phases.next().unwrap_or_default(),
+            reload,
+            view,
+            units,
+            after,
             does,
             first_input: net.first_input,
             legal,
@@ -728,23 +886,53 @@ fn role_legal(
     Ok(out)
 }
 
-/// The 64 bits of `bits` from bit `at` on.
-#[inline(always)]
-fn read(bits: &[u64], at: usize) -> u64 {
-    let (w, s) = (at / 64, at % 64);
-    match s {
-        0 => bits[w],
-        _ => bits[w] >> s | bits[w + 1] << (64 - s),
+impl Op {
+    /// The words the operation writes, with the exact bits.
+    fn heads(&self, masks: &[u64]) -> Vec<(u32, u64)> {
+        let head = 64 * self.head_word + self.head_shift;
+        if self.reduce {
+            return word_masks(std::iter::once(head));
+        }
+        let chunk_masks = &masks[self.mask as usize..(self.mask + self.chunks) as usize];
+        word_masks(chunk_masks.iter().enumerate().flat_map(|(c, &mask)| {
+            (0..64)
+                .filter(move |b| mask >> b & 1 == 1)
+                .map(move |b| head + 64 * c as u32 + b)
+        }))
+    }
+
+    /// The words the operation reads.
+    fn reads<'l>(&self, lits: &'l [Lit]) -> impl Iterator<Item = u32> + 'l {
+        let (gates, end, chunks) = (self.gates, self.end, self.chunks);
+        let gate_words = lits[gates.0 as usize..gates.1 as usize].iter().map(|l| l.word);
+        let windows = lits[gates.1 as usize..end as usize].iter().flat_map(move |l| {
+            let last = l.word + chunks - 1 + (l.shift != 0) as u32;
+            l.word..=last
+        });
+        gate_words.chain(windows)
     }
 }
 
-/// Sets the bits of `value` in `bits` from bit `at` on.
+/// The 64 bits of `bits` from bit `64 * word + shift` on.
 #[inline(always)]
-fn or_at(bits: &mut [u64], at: usize, value: u64) {
-    let (w, s) = (at / 64, at % 64);
-    bits[w] |= value << s;
-    if s != 0 {
-        bits[w + 1] |= value >> (64 - s);
+fn window(bits: &[u64], word: usize, shift: u32) -> u64 {
+    bits[word] >> shift | (bits[word + 1] << 1) << (63 - shift)
+}
+
+/// Sets the bits of `value` in `bits` from bit `64 * word + shift` on.
+#[inline(always)]
+fn or_window(bits: &mut [u64], word: usize, shift: u32, value: u64) {
+    bits[word] |= value << shift;
+    bits[word + 1] |= (value >> 1) >> (63 - shift);
+}
+
+/// Applies word copies from `source` into `bits`.
+#[inline(always)]
+fn apply(bits: &mut [u64], transfers: &[Transfer], source: impl Fn(&[u64], usize) -> u64) {
+    for t in transfers {
+        let at = 64 * t.word as i64 + t.shift;
+        let value = source(bits, t.word as usize) & t.mask;
+        or_window(bits, (at / 64) as usize, (at % 64) as u32, value);
     }
 }
 
@@ -755,60 +943,131 @@ impl WordProgram {
         WordMachine {
             bits,
             cursors: Vec::new(),
+            view_loaded: false,
+            last_next: Vec::new(),
+            next_held: false,
+            scheduled: vec![0; self.units.units.len().div_ceil(64)],
+            saved: Vec::new(),
         }
     }
 
-    /// The bytes of a machine's bit array.
+    /// The bytes of a machine's bit array and scratch.
     pub fn machine_bytes(&self) -> usize {
-        8 * self.words
+        8 * self.words + 8 * self.units.units.len().div_ceil(64)
     }
 
-    /// Runs the operations `code[start..end]`.
+    /// Runs the operations `ops[start..end]`.
     #[inline]
     fn run(&self, bits: &mut [u64], start: u32, end: u32) {
-        let code = &self.code[..end as usize];
-        let mut pc = start as usize;
-        while pc < code.len() {
-            let (head, chunks, count, mask) = (code[pc], code[pc + 1], code[pc + 2], code[pc + 3]);
-            let lits = &code[pc + 4..pc + 4 + count as usize];
-            let reduce = chunks & REDUCE != 0;
-            for c in 0..(chunks & !REDUCE) as usize {
-                let mut word = self.masks[mask as usize + c];
-                for &l in lits {
-                    let at = (l >> 2) as usize;
-                    let value = match l & BROADCAST {
-                        0 => read(bits, at + 64 * c),
-                        _ => 0u64.wrapping_sub(bits[at / 64] >> (at % 64) & 1),
-                    };
-                    word &= value ^ 0u64.wrapping_sub((l & 1) as u64);
+        for op in &self.ops[start as usize..end as usize] {
+            let gates = &self.lits[op.gates.0 as usize..op.gates.1 as usize];
+            if gates
+                .iter()
+                .any(|g| (bits[g.word as usize] >> g.shift ^ g.invert) & 1 == 0)
+            {
+                continue;
+            }
+            let lits = &self.lits[op.gates.1 as usize..op.end as usize];
+            let masks = &self.masks[op.mask as usize..(op.mask + op.chunks) as usize];
+            for (c, &mask) in masks.iter().enumerate() {
+                let mut word = mask;
+                for l in lits {
+                    word &= window(bits, l.word as usize + c, l.shift) ^ l.invert;
                 }
                 if word == 0 {
                     continue;
                 }
-                if reduce {
-                    or_at(bits, head as usize, 1);
+                if op.reduce {
+                    bits[op.head_word as usize] |= 1 << op.head_shift;
                     break;
                 }
-                or_at(bits, head as usize + 64 * c, word);
+                or_window(bits, op.head_word as usize + c, op.head_shift, word);
             }
-            pc += 4 + count as usize;
         }
     }
 
-    /// Loads a state: its facts into the array, then the view, then every
-    /// role's legal moves (in move order).
+    /// Marks the units reading word `w` to run.
+    #[inline]
+    fn schedule(&self, scheduled: &mut [u64], w: u32) {
+        let units = &self.units;
+        let readers = units.fanout_at[w as usize]..units.fanout_at[w as usize + 1];
+        for &u in &units.fanout[readers.start as usize..readers.end as usize] {
+            scheduled[(u / 64) as usize] |= 1 << (u % 64);
+        }
+    }
+
+    /// Runs the scheduled units in order, each scheduling the readers of
+    /// the words whose bits it changed. A unit scheduled behind the one
+    /// running shares a word with the change but reads none of its bits, so
+    /// running it again (on the next pass of its word) changes nothing.
+    fn run_scheduled(&self, m: &mut WordMachine) {
+        let WordMachine {
+            bits,
+            scheduled,
+            saved,
+            ..
+        } = m;
+        for i in 0..scheduled.len() {
+            while scheduled[i] != 0 {
+                let u = 64 * i as u32 + scheduled[i].trailing_zeros();
+                scheduled[i] &= scheduled[i] - 1;
+                let unit = self.units.units[u as usize];
+                let heads = &self.units.heads[unit.heads.0 as usize..unit.heads.1 as usize];
+                saved.clear();
+                for &(w, mask) in heads {
+                    saved.push(bits[w as usize] & mask);
+                    bits[w as usize] &= !mask;
+                }
+                self.run(bits, unit.ops.0, unit.ops.1);
+                for (&(w, mask), &old) in heads.iter().zip(saved.iter()) {
+                    if bits[w as usize] & mask != old {
+                        self.schedule(scheduled, w);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Loads a state: its facts into the array, then the view (only the
+    /// units whose input changed, once a view is loaded), then every role's
+    /// legal moves (in move order).
     pub fn load(&self, m: &mut WordMachine, state: &[u64], legal: &mut [Vec<u32>]) {
+        let own = std::mem::take(&mut m.next_held) && m.last_next[..] == *state;
+        let incremental = m.view_loaded && !self.units.units.is_empty();
+        if incremental {
+            m.saved.clear();
+            for &(w, mask) in &self.base_clear {
+                m.saved.push(m.bits[w as usize] & mask);
+            }
+        } else {
+            for &(w, mask) in &self.view.clear {
+                m.bits[w as usize] &= !mask;
+            }
+        }
         let bits = &mut m.bits;
-        for &(w, mask) in self.base_clear.iter().chain(&self.view.clear) {
+        for &(w, mask) in &self.base_clear {
             bits[w as usize] &= !mask;
         }
-        for t in &self.load {
-            let at = (64 * t.word as i64 + t.shift) as usize;
-            or_at(bits, at, state[t.word as usize] & t.mask);
+        // The machine's own `next` slots (apart from the base slots, which
+        // the copies only set), or the state's words.
+        if own {
+            apply(bits, &self.reload, |bits, w| bits[w]);
+        } else {
+            apply(bits, &self.load, |_, w| state[w]);
         }
-        for &(start, end) in &self.view.levels {
-            self.run(bits, start, end);
+        if incremental {
+            for (k, &(w, mask)) in self.base_clear.iter().enumerate() {
+                if m.bits[w as usize] & mask != m.saved[k] {
+                    self.schedule(&mut m.scheduled, w);
+                }
+            }
+            self.run_scheduled(m);
+        } else {
+            let end = self.view.levels.last().map_or(0, |l| l.1);
+            self.run(&mut m.bits, 0, end);
+            m.view_loaded = true;
         }
+        let bits = &m.bits;
         for (role, out) in self.legal.iter().zip(legal.iter_mut()) {
             out.clear();
             for &(w, mask) in &role.words {
@@ -840,7 +1099,13 @@ impl WordProgram {
 
     /// The next state after the moves (their `does` slots) into `out`.
     pub fn next(&self, m: &mut WordMachine, does: impl Iterator<Item = u32>, out: &mut [u64]) {
-        let WordMachine { bits, cursors } = m;
+        let WordMachine {
+            bits,
+            cursors,
+            last_next,
+            next_held,
+            ..
+        } = m;
         cursors.clear();
         for slot in does {
             let (bit, _) = self.does[(slot - self.first_input) as usize];
@@ -867,8 +1132,11 @@ impl WordProgram {
         }
         out.iter_mut().for_each(|w| *w = 0);
         for t in &self.next {
-            let at = (64 * t.word as i64 + t.shift) as usize;
-            out[t.word as usize] |= read(bits, at) & t.mask;
+            let at = 64 * t.word as i64 + t.shift;
+            out[t.word as usize] |= window(bits, (at / 64) as usize, (at % 64) as u32) & t.mask;
         }
+        last_next.clear();
+        last_next.extend_from_slice(out);
+        *next_held = true;
     }
 }
