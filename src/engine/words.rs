@@ -76,8 +76,8 @@ struct Phase {
     levels: Vec<(u32, u32)>,
 }
 
-/// The operations of one level of the view that write the same words: run
-/// together, again only when a word they read changed.
+/// The operations of one level that write the same words: run together,
+/// again only when a bit they read changed.
 #[derive(Clone, Copy, Debug)]
 struct Unit {
     /// The range of `ops`.
@@ -86,83 +86,126 @@ struct Unit {
     heads: (u32, u32),
 }
 
-/// The view's units in level order, and per array word the units reading
-/// it (`fanout[fanout_at[w]..fanout_at[w + 1]]`). None when the view is
-/// always run whole (its slots share bits with the `after` phase's, which
-/// the next state overwrites).
+/// The units of the view and then of the `after` phase, each phase in
+/// level order, and per array word the units reading it with the exact
+/// bits each reads there (`fanout[fanout_at[w]..fanout_at[w + 1]]`, in
+/// unit order). None when the phases are always run whole (their slots
+/// share bits).
 #[derive(Clone, Debug, Default)]
 struct Units {
     units: Vec<Unit>,
+    /// The first unit of the `after` phase.
+    first_after: u32,
     heads: Vec<(u32, u64)>,
     fanout_at: Vec<u32>,
-    fanout: Vec<u32>,
+    fanout: Vec<(u32, u64)>,
+    /// The most words one unit writes.
+    widest: usize,
 }
 
 impl Units {
     /// Groups every level's operations into units (operations writing a
-    /// common word), reordering them so a unit's are contiguous.
+    /// common word), reordering them so a unit's are contiguous. A level
+    /// of `after` also holds the operations of the rules filed under moves
+    /// (`triggered`: level and operation), which stay where they are and
+    /// are run with their unit when their move is chosen; their units are
+    /// returned, in the order of `triggered`.
     fn new(
         ops: &mut [Op],
         lits: &[Lit],
         masks: &[u64],
-        levels: &[(u32, u32)],
+        phases: [&[(u32, u32)]; 2],
+        triggered: &[(u32, u32)],
         words: usize,
-    ) -> Units {
+    ) -> (Units, Vec<u32>) {
         let mut out = Units::default();
-        let mut readers: Vec<Vec<u32>> = vec![Vec::new(); words];
-        for &(start, end) in levels {
-            let level = &mut ops[start as usize..end as usize];
-            let heads: Vec<Vec<(u32, u64)>> = level.iter().map(|op| op.heads(masks)).collect();
-            // Union-find over the level's operations by the words they write.
-            let mut parent: Vec<usize> = (0..level.len()).collect();
-            fn root(parent: &mut [usize], mut k: usize) -> usize {
-                while parent[k] != k {
-                    parent[k] = parent[parent[k]];
-                    k = parent[k];
+        let mut readers: Vec<Vec<(u32, u64)>> = vec![Vec::new(); words];
+        let mut unit_of_triggered = vec![0; triggered.len()];
+        for (phase, levels) in phases.into_iter().enumerate() {
+            if phase == 1 {
+                out.first_after = out.units.len() as u32;
+            }
+            for (l, &(start, end)) in levels.iter().enumerate() {
+                // The level's operations, then its triggered ones (by index
+                // into `triggered`, offset by the level's count).
+                let own = (end - start) as usize;
+                let extra: Vec<usize> = match phase {
+                    1 => (0..triggered.len())
+                        .filter(|&t| triggered[t].0 == l as u32 + 1)
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let op_at = |k: usize| match k < own {
+                    true => start as usize + k,
+                    false => triggered[extra[k - own]].1 as usize,
+                };
+                let count = own + extra.len();
+                let heads: Vec<Vec<(u32, u64)>> =
+                    (0..count).map(|k| ops[op_at(k)].heads(masks)).collect();
+                // Union-find over the level's operations by the words they
+                // write.
+                let mut parent: Vec<usize> = (0..count).collect();
+                fn root(parent: &mut [usize], mut k: usize) -> usize {
+                    while parent[k] != k {
+                        parent[k] = parent[parent[k]];
+                        k = parent[k];
+                    }
+                    k
                 }
-                k
-            }
-            let mut writer: FxHashMap<u32, usize> = FxHashMap::default();
-            for (k, words) in heads.iter().enumerate() {
-                for &(w, _) in words {
-                    let other = *writer.entry(w).or_insert(k);
-                    let (a, b) = (root(&mut parent, k), root(&mut parent, other));
-                    parent[a.max(b)] = a.min(b);
-                }
-            }
-            let mut members: IndexMap<usize, Vec<usize>, FxBuildHasher> = IndexMap::default();
-            for k in 0..level.len() {
-                let r = root(&mut parent, k);
-                members.entry(r).or_default().push(k);
-            }
-            let original = level.to_vec();
-            let mut at = start;
-            for group in members.values() {
-                let unit = out.units.len() as u32;
-                let first_head = out.heads.len() as u32;
-                let written = group.iter().flat_map(|&k| heads[k].iter().copied());
-                let mut merged: Vec<(u32, u64)> = Vec::new();
-                for (w, m) in written {
-                    match merged.iter_mut().find(|h| h.0 == w) {
-                        Some(h) => h.1 |= m,
-                        None => merged.push((w, m)),
+                let mut writer: FxHashMap<u32, usize> = FxHashMap::default();
+                for (k, words) in heads.iter().enumerate() {
+                    for &(w, _) in words {
+                        let other = *writer.entry(w).or_insert(k);
+                        let (a, b) = (root(&mut parent, k), root(&mut parent, other));
+                        parent[a.max(b)] = a.min(b);
                     }
                 }
-                out.heads.extend(merged);
-                for &k in group {
-                    let op = original[k];
-                    for w in op.reads(lits) {
-                        if readers[w as usize].last() != Some(&unit) {
-                            readers[w as usize].push(unit);
+                let mut members: IndexMap<usize, Vec<usize>, FxBuildHasher> =
+                    IndexMap::default();
+                for k in 0..count {
+                    let r = root(&mut parent, k);
+                    members.entry(r).or_default().push(k);
+                }
+                let original = ops[start as usize..end as usize].to_vec();
+                let mut at = start;
+                for group in members.values() {
+                    let unit = out.units.len() as u32;
+                    let first_head = out.heads.len() as u32;
+                    let written = group.iter().flat_map(|&k| heads[k].iter().copied());
+                    let mut merged: Vec<(u32, u64)> = Vec::new();
+                    for (w, m) in written {
+                        match merged.iter_mut().find(|h| h.0 == w) {
+                            Some(h) => h.1 |= m,
+                            None => merged.push((w, m)),
                         }
                     }
-                    ops[at as usize] = op;
-                    at += 1;
+                    out.widest = out.widest.max(merged.len());
+                    out.heads.extend(merged);
+                    let first_op = at;
+                    for &k in group {
+                        let op = match k < own {
+                            true => original[k],
+                            false => ops[op_at(k)],
+                        };
+                        for (w, mask) in op.reads(lits, masks) {
+                            match readers[w as usize].last_mut() {
+                                Some(last) if last.0 == unit => last.1 |= mask,
+                                _ => readers[w as usize].push((unit, mask)),
+                            }
+                        }
+                        match k < own {
+                            true => {
+                                ops[at as usize] = op;
+                                at += 1;
+                            }
+                            false => unit_of_triggered[extra[k - own]] = unit,
+                        }
+                    }
+                    out.units.push(Unit {
+                        ops: (first_op, at),
+                        heads: (first_head, out.heads.len() as u32),
+                    });
                 }
-                out.units.push(Unit {
-                    ops: (at - group.len() as u32, at),
-                    heads: (first_head, out.heads.len() as u32),
-                });
             }
         }
         out.fanout_at.push(0);
@@ -170,7 +213,7 @@ impl Units {
             out.fanout.extend(list);
             out.fanout_at.push(out.fanout.len() as u32);
         }
-        out
+        (out, unit_of_triggered)
     }
 }
 
@@ -188,8 +231,9 @@ struct RoleLegal {
     unsorted: bool,
 }
 
-/// One move's triggered rules: (level, start, end) ranges of `ops`.
-type Triggered = Vec<(u32, u32, u32)>;
+/// One move's triggered rules: (level, unit, start, end) ranges of `ops`,
+/// in unit order (so in level order too).
+type Triggered = Vec<(u32, u32, u32, u32)>;
 
 /// One packed operation: for chunk `c` the 64 head bits from bit `64 *
 /// head_word + head_shift + 64c` get `masks[mask + c]` AND every windowed
@@ -202,9 +246,14 @@ struct Op {
     chunks: u32,
     reduce: bool,
     mask: u32,
-    /// `lits[gates.0..gates.1]`: literals read as one bit for every
-    /// instance; `lits[gates.1..end]`: literals read as 64-bit windows.
-    gates: (u32, u32),
+    /// The first chunk's mask (`masks[mask]`), at hand for the operations
+    /// of one chunk, most of them.
+    first_mask: u64,
+    /// `lits[start..start + gates]`: literals read as one bit for every
+    /// instance; `lits[start + gates..end]`: literals read as 64-bit
+    /// windows.
+    start: u32,
+    gates: u32,
     end: u32,
 }
 
@@ -242,6 +291,9 @@ pub struct WordProgram {
     terminal: u32,
     /// Copies of the `next` slots into the next state (by state word).
     next: Vec<Transfer>,
+    /// The initial state and a machine's bits once it is loaded and its
+    /// `after` phase run with no moves (empty while compiling).
+    initial: (Vec<u64>, Vec<u64>),
 }
 
 /// One thread's bit array and scratch.
@@ -250,8 +302,13 @@ pub struct WordMachine {
     bits: Vec<u64>,
     /// Per chosen move, how far its triggered rules have run.
     cursors: Vec<(u32, usize)>,
-    /// Whether `bits` hold the view of the state last loaded.
+    /// Whether `bits` hold the view of the state last loaded, and the
+    /// `after` phase of the moves last made (`moves`, and `previous`
+    /// before them: their `does` bits stay set until the next moves).
     view_loaded: bool,
+    after_loaded: bool,
+    moves: Vec<u32>,
+    previous: Vec<u32>,
     /// The state the last `next` wrote, and whether its `next` slots still
     /// hold it (until the next load).
     last_next: Vec<u64>,
@@ -495,11 +552,11 @@ impl Emitter<'_> {
             shift: (bit % 64) as u32,
             invert: 0u64.wrapping_sub((flags & 1) as u64),
         };
-        let gates_start = self.lits.len() as u32;
+        let start = self.lits.len() as u32;
         for &(at, flags) in lits.iter().filter(|l| l.1 & BROADCAST != 0) {
             self.lits.push(lit(at, flags));
         }
-        let gates_end = self.lits.len() as u32;
+        let gates = self.lits.len() as u32 - start;
         for &(at, flags) in lits.iter().filter(|l| l.1 & BROADCAST == 0) {
             self.lits.push(lit(first + at, flags));
             self.reach = self.reach.max(first + at + span);
@@ -510,7 +567,9 @@ impl Emitter<'_> {
             chunks,
             reduce,
             mask: self.masks.len() as u32,
-            gates: (gates_start, gates_end),
+            first_mask: 0,
+            start,
+            gates,
             end: self.lits.len() as u32,
         });
         let at = self.masks.len();
@@ -518,6 +577,9 @@ impl Emitter<'_> {
         for &a in anchors {
             let bit = a - anchors[0];
             self.masks[at + (bit / 64) as usize] |= 1 << (bit % 64);
+        }
+        if let Some(op) = self.ops.last_mut() {
+            op.first_mask = self.masks[at];
         }
     }
 
@@ -793,7 +855,7 @@ impl WordProgram {
                 };
                 let head_bit = emitter.position(head << 1)?;
                 emitter.emit(&[0], head_bit as i64, &lits, false);
-                ranges.push((level[head as usize], start, emitter.ops.len() as u32));
+                ranges.push((level[head as usize], 0, start, emitter.ops.len() as u32));
             }
             let slot = net.first_input + i as u32;
             does.push((emitter.layout.position[slot as usize], ranges));
@@ -831,11 +893,26 @@ impl WordProgram {
         let (view, after) = (phases.next().unwrap_or_default(), phases.next().unwrap_or_default());
         let shared = (view.clear.iter())
             .any(|&(w, m)| (after.clear.iter()).any(|&(v, n)| v == w && m & n != 0));
+        let triggered: Vec<(u32, u32)> = (does.iter())
+            .flat_map(|d: &(u32, Triggered)| d.1.iter().map(|r| (r.0, r.2)))
+            .collect();
         let units = match shared {
             true => Units::default(),
-            false => Units::new(&mut ops, &lits, &masks, &view.levels, words),
+            false => {
+                let phases = [&view.levels[..], &after.levels[..]];
+                let (units, unit_of) =
+                    Units::new(&mut ops, &lits, &masks, phases, &triggered, words);
+                let mut unit_of = unit_of.into_iter();
+                for (_, rules) in &mut does {
+                    for r in rules.iter_mut() {
+                        r.1 = unit_of.next().unwrap_or(0);
+                    }
+                    rules.sort_by_key(|r| r.1);
+                }
+                units
+            }
         };
-        Ok(WordProgram {
+        let mut program = WordProgram {
             words,
             ops,
             lits,
@@ -852,7 +929,20 @@ impl WordProgram {
             terminal: layout.position[net.terminal as usize],
             next,
             position: layout.position,
-        })
+            initial: (Vec::new(), Vec::new()),
+        };
+        // The initial state loaded and its `after` phase run with no moves:
+        // where every machine starts, and what a playout's start restores.
+        let mut state = vec![0u64; net.base.len().div_ceil(64).max(1)];
+        for &i in &net.init {
+            state[(i / 64) as usize] |= 1 << (i % 64);
+        }
+        let mut m = program.machine();
+        let mut legal = vec![Vec::new(); net.roles.len()];
+        program.load(&mut m, &state, &mut legal);
+        program.next(&mut m, std::iter::empty(), &mut vec![0; state.len()]);
+        program.initial = (state, m.bits);
+        Ok(program)
     }
 }
 
@@ -901,15 +991,24 @@ impl Op {
         }))
     }
 
-    /// The words the operation reads.
-    fn reads<'l>(&self, lits: &'l [Lit]) -> impl Iterator<Item = u32> + 'l {
-        let (gates, end, chunks) = (self.gates, self.end, self.chunks);
-        let gate_words = lits[gates.0 as usize..gates.1 as usize].iter().map(|l| l.word);
-        let windows = lits[gates.1 as usize..end as usize].iter().flat_map(move |l| {
-            let last = l.word + chunks - 1 + (l.shift != 0) as u32;
-            l.word..=last
-        });
-        gate_words.chain(windows)
+    /// The words the operation reads, with the bits of them its instances
+    /// read (a window's other bits are masked off).
+    fn reads(&self, lits: &[Lit], masks: &[u64]) -> Vec<(u32, u64)> {
+        let (gates, windows) =
+            lits[self.start as usize..self.end as usize].split_at(self.gates as usize);
+        let mut out: Vec<(u32, u64)> = gates.iter().map(|g| (g.word, 1 << g.shift)).collect();
+        let chunk_masks = &masks[self.mask as usize..(self.mask + self.chunks) as usize];
+        for l in windows {
+            for (c, &mask) in chunk_masks.iter().enumerate() {
+                let w = l.word + c as u32;
+                out.push((w, mask << l.shift));
+                if l.shift != 0 {
+                    out.push((w + 1, mask >> (64 - l.shift)));
+                }
+            }
+        }
+        out.retain(|r| r.1 != 0);
+        out
     }
 }
 
@@ -938,36 +1037,57 @@ fn apply(bits: &mut [u64], transfers: &[Transfer], source: impl Fn(&[u64], usize
 
 impl WordProgram {
     pub fn machine(&self) -> WordMachine {
-        let mut bits = vec![0; self.words];
+        let ready = !self.initial.1.is_empty();
+        let mut bits = match ready {
+            true => self.initial.1.clone(),
+            false => vec![0; self.words],
+        };
         bits[(TRUE_BIT / 64) as usize] |= 1 << (TRUE_BIT % 64);
         WordMachine {
             bits,
             cursors: Vec::new(),
-            view_loaded: false,
+            view_loaded: ready,
+            after_loaded: ready,
+            moves: Vec::new(),
+            previous: Vec::new(),
             last_next: Vec::new(),
             next_held: false,
             scheduled: vec![0; self.units.units.len().div_ceil(64)],
-            saved: Vec::new(),
+            saved: vec![0; self.units.widest.max(self.base_clear.len())],
         }
     }
 
     /// The bytes of a machine's bit array and scratch.
     pub fn machine_bytes(&self) -> usize {
-        8 * self.words + 8 * self.units.units.len().div_ceil(64)
+        let scratch = self.units.widest.max(self.base_clear.len());
+        8 * (self.words + self.units.units.len().div_ceil(64) + scratch)
     }
 
     /// Runs the operations `ops[start..end]`.
     #[inline]
     fn run(&self, bits: &mut [u64], start: u32, end: u32) {
         for op in &self.ops[start as usize..end as usize] {
-            let gates = &self.lits[op.gates.0 as usize..op.gates.1 as usize];
+            let (gates, lits) =
+                self.lits[op.start as usize..op.end as usize].split_at(op.gates as usize);
             if gates
                 .iter()
                 .any(|g| (bits[g.word as usize] >> g.shift ^ g.invert) & 1 == 0)
             {
                 continue;
             }
-            let lits = &self.lits[op.gates.1 as usize..op.end as usize];
+            if op.chunks == 1 {
+                let mut word = op.first_mask;
+                for l in lits {
+                    word &= window(bits, l.word as usize, l.shift) ^ l.invert;
+                }
+                if word != 0 {
+                    match op.reduce {
+                        true => bits[op.head_word as usize] |= 1 << op.head_shift,
+                        false => or_window(bits, op.head_word as usize, op.head_shift, word),
+                    }
+                }
+                continue;
+            }
             let masks = &self.masks[op.mask as usize..(op.mask + op.chunks) as usize];
             for (c, &mask) in masks.iter().enumerate() {
                 let mut word = mask;
@@ -986,42 +1106,61 @@ impl WordProgram {
         }
     }
 
-    /// Marks the units reading word `w` to run.
+    /// Marks the units reading any of the `changed` bits of word `w` to run.
     #[inline]
-    fn schedule(&self, scheduled: &mut [u64], w: u32) {
+    fn schedule(&self, scheduled: &mut [u64], w: u32, changed: u64) {
         let units = &self.units;
         let readers = units.fanout_at[w as usize]..units.fanout_at[w as usize + 1];
-        for &u in &units.fanout[readers.start as usize..readers.end as usize] {
-            scheduled[(u / 64) as usize] |= 1 << (u % 64);
+        for &(u, reads) in &units.fanout[readers.start as usize..readers.end as usize] {
+            if reads & changed != 0 {
+                scheduled[(u / 64) as usize] |= 1 << (u % 64);
+            }
         }
     }
 
-    /// Runs the scheduled units in order, each scheduling the readers of
-    /// the words whose bits it changed. A unit scheduled behind the one
-    /// running shares a word with the change but reads none of its bits, so
-    /// running it again (on the next pass of its word) changes nothing.
-    fn run_scheduled(&self, m: &mut WordMachine) {
+    /// Runs the scheduled units of `units` in order, each scheduling the
+    /// readers of the bits it changed, which are units of higher levels or
+    /// of the `after` phase, so further on. An `after` unit also runs the
+    /// rules filed under the chosen moves (`cursors`) that are its.
+    fn run_scheduled(&self, m: &mut WordMachine, units: std::ops::Range<u32>) {
         let WordMachine {
             bits,
             scheduled,
             saved,
+            cursors,
             ..
         } = m;
-        for i in 0..scheduled.len() {
-            while scheduled[i] != 0 {
-                let u = 64 * i as u32 + scheduled[i].trailing_zeros();
-                scheduled[i] &= scheduled[i] - 1;
+        for i in (units.start / 64) as usize..units.end.div_ceil(64) as usize {
+            let (lo, hi) = (64 * i as u32, 64 * i as u32 + 64);
+            let below_end = match units.end >= hi {
+                true => !0,
+                false => (1u64 << (units.end - lo)) - 1,
+            };
+            let in_range = below_end & !((1u64 << (units.start.max(lo) - lo)) - 1);
+            while scheduled[i] & in_range != 0 {
+                let u = lo + (scheduled[i] & in_range).trailing_zeros();
+                scheduled[i] &= !(1 << (u - lo));
                 let unit = self.units.units[u as usize];
                 let heads = &self.units.heads[unit.heads.0 as usize..unit.heads.1 as usize];
-                saved.clear();
-                for &(w, mask) in heads {
-                    saved.push(bits[w as usize] & mask);
+                for (&(w, mask), old) in heads.iter().zip(saved.iter_mut()) {
+                    *old = bits[w as usize] & mask;
                     bits[w as usize] &= !mask;
                 }
                 self.run(bits, unit.ops.0, unit.ops.1);
+                for (i, next) in cursors.iter_mut() {
+                    let rules = &self.does[*i as usize].1;
+                    while rules.get(*next).is_some_and(|r| r.1 < u) {
+                        *next += 1;
+                    }
+                    while let Some(&(_, _, start, end)) = rules.get(*next).filter(|r| r.1 == u) {
+                        self.run(bits, start, end);
+                        *next += 1;
+                    }
+                }
                 for (&(w, mask), &old) in heads.iter().zip(saved.iter()) {
-                    if bits[w as usize] & mask != old {
-                        self.schedule(scheduled, w);
+                    let changed = (bits[w as usize] & mask) ^ old;
+                    if changed != 0 {
+                        self.schedule(scheduled, w, changed);
                     }
                 }
             }
@@ -1033,11 +1172,20 @@ impl WordProgram {
     /// legal moves (in move order).
     pub fn load(&self, m: &mut WordMachine, state: &[u64], legal: &mut [Vec<u32>]) {
         let own = std::mem::take(&mut m.next_held) && m.last_next[..] == *state;
+        if !own && !self.units.units.is_empty() && self.initial.0[..] == *state {
+            // Back to the start (a new playout): the bits of the start.
+            m.bits.copy_from_slice(&self.initial.1);
+            m.scheduled.iter_mut().for_each(|w| *w = 0);
+            m.moves.clear();
+            m.previous.clear();
+            (m.view_loaded, m.after_loaded) = (true, true);
+            self.legal_into(&m.bits, legal);
+            return;
+        }
         let incremental = m.view_loaded && !self.units.units.is_empty();
         if incremental {
-            m.saved.clear();
-            for &(w, mask) in &self.base_clear {
-                m.saved.push(m.bits[w as usize] & mask);
+            for (&(w, mask), old) in self.base_clear.iter().zip(m.saved.iter_mut()) {
+                *old = m.bits[w as usize] & mask;
             }
         } else {
             for &(w, mask) in &self.view.clear {
@@ -1056,18 +1204,24 @@ impl WordProgram {
             apply(bits, &self.load, |_, w| state[w]);
         }
         if incremental {
-            for (k, &(w, mask)) in self.base_clear.iter().enumerate() {
-                if m.bits[w as usize] & mask != m.saved[k] {
-                    self.schedule(&mut m.scheduled, w);
+            for (&(w, mask), &old) in self.base_clear.iter().zip(m.saved.iter()) {
+                let changed = (m.bits[w as usize] & mask) ^ old;
+                if changed != 0 {
+                    self.schedule(&mut m.scheduled, w, changed);
                 }
             }
-            self.run_scheduled(m);
+            m.cursors.clear();
+            self.run_scheduled(m, 0..self.units.first_after);
         } else {
             let end = self.view.levels.last().map_or(0, |l| l.1);
             self.run(&mut m.bits, 0, end);
             m.view_loaded = true;
         }
-        let bits = &m.bits;
+        self.legal_into(&m.bits, legal);
+    }
+
+    /// Every role's legal moves (in move order) from the loaded view.
+    fn legal_into(&self, bits: &[u64], legal: &mut [Vec<u32>]) {
         for (role, out) in self.legal.iter().zip(legal.iter_mut()) {
             out.clear();
             for &(w, mask) in &role.words {
@@ -1097,46 +1251,76 @@ impl WordProgram {
         m.bits[(self.terminal / 64) as usize] >> (self.terminal % 64) & 1 == 1
     }
 
-    /// The next state after the moves (their `does` slots) into `out`.
+    /// The next state after the moves (their `does` slots) into `out`:
+    /// the `after` phase whole the first time, then only the units whose
+    /// input changed (the state loaded since, or the moves, whose rules are
+    /// run by their units).
     pub fn next(&self, m: &mut WordMachine, does: impl Iterator<Item = u32>, out: &mut [u64]) {
+        let incremental = m.after_loaded && !self.units.units.is_empty();
         let WordMachine {
             bits,
             cursors,
-            last_next,
-            next_held,
+            moves,
+            previous,
+            scheduled,
             ..
-        } = m;
-        cursors.clear();
-        for slot in does {
-            let (bit, _) = self.does[(slot - self.first_input) as usize];
-            bits[(bit / 64) as usize] |= 1 << (bit % 64);
-            cursors.push((slot - self.first_input, 0));
-        }
-        for &(w, mask) in &self.after.clear {
-            bits[w as usize] &= !mask;
-        }
-        for (l, &(start, end)) in self.after.levels.iter().enumerate() {
-            self.run(bits, start, end);
-            let level = l as u32 + 1;
-            for (i, next) in cursors.iter_mut() {
-                let rules = &self.does[*i as usize].1;
-                while let Some(&(_, start, end)) = rules.get(*next).filter(|r| r.0 == level) {
-                    self.run(bits, start, end);
-                    *next += 1;
-                }
-            }
-        }
-        for &(i, _) in cursors.iter() {
-            let bit = self.does[i as usize].0;
+        } = &mut *m;
+        std::mem::swap(moves, previous);
+        moves.clear();
+        moves.extend(does.map(|slot| slot - self.first_input));
+        let bit_of = |i: u32| self.does[i as usize].0;
+        for &i in previous.iter() {
+            let bit = bit_of(i);
             bits[(bit / 64) as usize] &= !(1 << (bit % 64));
         }
+        for &i in moves.iter() {
+            let bit = bit_of(i);
+            bits[(bit / 64) as usize] |= 1 << (bit % 64);
+        }
+        cursors.clear();
+        cursors.extend(moves.iter().map(|&i| (i, 0)));
+        if incremental {
+            // The units of the rules filed under the moves made last time
+            // and now, and the readers of the `does` bits that changed.
+            let made = (previous.iter().map(|&i| (i, &moves[..])))
+                .chain(moves.iter().map(|&i| (i, &previous[..])));
+            for (i, other) in made {
+                for r in &self.does[i as usize].1 {
+                    scheduled[(r.1 / 64) as usize] |= 1 << (r.1 % 64);
+                }
+                if !other.contains(&i) {
+                    let bit = bit_of(i);
+                    self.schedule(scheduled, bit / 64, 1 << (bit % 64));
+                }
+            }
+            let all = self.units.units.len() as u32;
+            self.run_scheduled(m, self.units.first_after..all);
+        } else {
+            for &(w, mask) in &self.after.clear {
+                bits[w as usize] &= !mask;
+            }
+            for (l, &(start, end)) in self.after.levels.iter().enumerate() {
+                self.run(bits, start, end);
+                let level = l as u32 + 1;
+                for (i, next) in cursors.iter_mut() {
+                    let rules = &self.does[*i as usize].1;
+                    while let Some(&(_, _, start, end)) = rules.get(*next).filter(|r| r.0 == level)
+                    {
+                        self.run(bits, start, end);
+                        *next += 1;
+                    }
+                }
+            }
+            m.after_loaded = true;
+        }
+        let bits = &m.bits;
         out.iter_mut().for_each(|w| *w = 0);
         for t in &self.next {
             let at = 64 * t.word as i64 + t.shift;
             out[t.word as usize] |= window(bits, (at / 64) as usize, (at % 64) as u32) & t.mask;
         }
-        last_next.clear();
-        last_next.extend_from_slice(out);
-        *next_held = true;
+        m.last_next.clear();
+        m.last_next.extend_from_slice(out);
+        m.next_held = true;
     }
 }
