@@ -24,16 +24,26 @@
 //! to one instance, so every rule is evaluated whatever the layout; the
 //! layout only decides how many go into one word.
 //!
-//! A step: loading a state copies its words into the grid (a few shifted,
-//! masked word copies), clears the view's slots and runs the view's groups
-//! level by level; a role's legal moves are the set bits of its `legal`
-//! slots. The next state sets the chosen moves' `does` bits, runs the
-//! `after` groups and, level by level beside them, only the rules filed
-//! under the chosen moves (one instance each), then copies the `next`
-//! slots' words out. Holds: the same values as the reference engine's plans
-//! (`tests/differential.rs`). Games with recursive components or numbers
-//! computed at play time are not taken (their plans have steps other than
-//! single slots).
+//! Units: the operations of one level (of the view, then of the `after`
+//! phase) that write a common word run together; each unit is filed under
+//! the exact bits its operations read. The rules filed under a move
+//! (`does`) are packed the same way, per move, and belong to the unit of
+//! their head.
+//!
+//! A step: loading a state copies its words into the grid (shifted, masked
+//! word copies; for the state the machine's own `next` computed, copies
+//! from its `next` slots), and only the units reading a bit that changed
+//! run again, in order, each scheduling the readers of the bits it
+//! changed; a role's legal moves are the set bits of its `legal` slots.
+//! The next state sets the chosen moves' `does` bits (kept until the next
+//! moves) and runs, the same way, the `after` units reading a changed bit
+//! and those of the rules filed under the moves made last time and now,
+//! then copies the `next` slots' words out. Every machine starts from the
+//! initial state's bits, and loading the initial state again (a new
+//! playout) restores them. Holds: the same values as the reference
+//! engine's plans (`tests/differential.rs`). Games with recursive
+//! components or numbers computed at play time are not taken (their plans
+//! have steps other than single slots).
 
 use super::compile::{BASE0, Net, PlanStep, SLOT_FALSE, SLOT_TRUE};
 use crate::ground::{GTerm, GroundAtom, TermId, TermTable};
@@ -160,8 +170,7 @@ impl Units {
                         parent[a.max(b)] = a.min(b);
                     }
                 }
-                let mut members: IndexMap<usize, Vec<usize>, FxBuildHasher> =
-                    IndexMap::default();
+                let mut members: IndexMap<usize, Vec<usize>, FxBuildHasher> = IndexMap::default();
                 for k in 0..count {
                     let r = root(&mut parent, k);
                     members.entry(r).or_default().push(k);
@@ -837,25 +846,37 @@ impl WordProgram {
             let clear = word_masks(slots.iter().map(|&s| emitter.layout.position[s as usize]));
             phases.push(Phase { clear, levels });
         }
+        // The rules filed under each move, packed as the phases' are (one
+        // move's rules differ only by the cells they read, as the phases'
+        // instances do), one entry per operation.
         let mut does = Vec::with_capacity(net.triggered.len());
         for (i, (early, later)) in net.early.iter().zip(&net.triggered).enumerate() {
-            let mut rules: Vec<(u32, u32)> = early.iter().chain(later).copied().collect();
+            let mut rules: Vec<(u32, u32)> = (early.iter().chain(later))
+                .filter(|&&(head, _)| emitter.layout.position[head as usize] != UNPLACED)
+                .copied()
+                .collect();
             rules.sort_by_key(|&(head, _)| level[head as usize]);
             let mut ranges = Vec::with_capacity(rules.len());
-            for (head, rule) in rules {
-                if emitter.layout.position[head as usize] == UNPLACED {
-                    continue; // a slot the next state does not need
+            for same_level in rules.chunk_by(|a, b| level[a.0 as usize] == level[b.0 as usize]) {
+                let mut families: IndexMap<Vec<u32>, Vec<Instance>, FxBuildHasher> =
+                    IndexMap::default();
+                for &(head, rule) in same_level {
+                    let lits = body(rule);
+                    let mut key = vec![shape[head as usize]];
+                    key.extend(
+                        lits.iter()
+                            .map(|&l| shape[(l >> 1) as usize] << 1 | (l & 1)),
+                    );
+                    (families.entry(key).or_default()).push(Instance { head, lits });
                 }
                 let start = emitter.ops.len() as u32;
-                let lits: Vec<(i64, u32)> = match body(rule) {
-                    [] => vec![(TRUE_BIT as i64, 0)],
-                    lits => (lits.iter())
-                        .map(|&l| emitter.position(l).map(|p| (p as i64, l & 1)))
-                        .collect::<Result<_, _>>()?,
-                };
-                let head_bit = emitter.position(head << 1)?;
-                emitter.emit(&[0], head_bit as i64, &lits, false);
-                ranges.push((level[head as usize], 0, start, emitter.ops.len() as u32));
+                for family in families.values() {
+                    emitter.family(family)?;
+                }
+                let head_level = level[same_level[0].0 as usize];
+                ranges.extend(
+                    (start..emitter.ops.len() as u32).map(|op| (head_level, 0, op, op + 1)),
+                );
             }
             let slot = net.first_input + i as u32;
             does.push((emitter.layout.position[slot as usize], ranges));
@@ -890,7 +911,10 @@ impl WordProgram {
         }));
         let words = layout.taken.len().max(reach as usize).div_ceil(64) + 2;
         let mut phases = phases.into_iter();
-        let (view, after) = (phases.next().unwrap_or_default(), phases.next().unwrap_or_default());
+        let (view, after) = (
+            phases.next().unwrap_or_default(),
+            phases.next().unwrap_or_default(),
+        );
         let shared = (view.clear.iter())
             .any(|&(w, m)| (after.clear.iter()).any(|&(v, n)| v == w && m & n != 0));
         let triggered: Vec<(u32, u32)> = (does.iter())
