@@ -24,16 +24,26 @@
 //! to one instance, so every rule is evaluated whatever the layout; the
 //! layout only decides how many go into one word.
 //!
-//! A step: loading a state copies its words into the grid (a few shifted,
-//! masked word copies), clears the view's slots and runs the view's groups
-//! level by level; a role's legal moves are the set bits of its `legal`
-//! slots. The next state sets the chosen moves' `does` bits, runs the
-//! `after` groups and, level by level beside them, only the rules filed
-//! under the chosen moves (one instance each), then copies the `next`
-//! slots' words out. Holds: the same values as the reference engine's plans
-//! (`tests/differential.rs`). Games with recursive components or numbers
-//! computed at play time are not taken (their plans have steps other than
-//! single slots).
+//! Units: the operations of one level (of the view, then of the `after`
+//! phase) that write a common word run together; each unit is filed under
+//! the exact bits its operations read. The rules filed under a move
+//! (`does`) are packed the same way, per move, and belong to the unit of
+//! their head.
+//!
+//! A step: loading a state copies its words into the grid (shifted, masked
+//! word copies; for the state the machine's own `next` computed, copies
+//! from its `next` slots), and only the units reading a bit that changed
+//! run again, in order, each scheduling the readers of the bits it
+//! changed; a role's legal moves are the set bits of its `legal` slots.
+//! The next state sets the chosen moves' `does` bits (kept until the next
+//! moves) and runs, the same way, the `after` units reading a changed bit
+//! and those of the rules filed under the moves made last time and now,
+//! then copies the `next` slots' words out. Every machine starts from the
+//! initial state's bits, and loading the initial state again (a new
+//! playout) restores them. Holds: the same values as the reference
+//! engine's plans (`tests/differential.rs`). Games with recursive
+//! components or numbers computed at play time are not taken (their plans
+//! have steps other than single slots).
 
 use super::compile::{BASE0, Net, PlanStep, SLOT_FALSE, SLOT_TRUE};
 use crate::ground::{GTerm, GroundAtom, TermId, TermTable};
@@ -47,23 +57,19 @@ const GUARD: u32 = 64;
 const FALSE_BIT: u32 = GUARD;
 const TRUE_BIT: u32 = GUARD + 1;
 const UNPLACED: u32 = u32::MAX;
-/// The flag of an operation's chunk count that ORs all its instances into
-/// its one head bit.
-const REDUCE: u32 = 1 << 31;
 /// The flag of a literal read as one bit for every instance.
 const BROADCAST: u32 = 2;
-/// The largest bit array the layout may build (positions are shifted left
-/// by one in the code, so they must stay below 2^31).
+/// The largest bit array the layout may build.
 const MAX_BITS: usize = 1 << 26;
 /// A grid or a family's mirrored region is used only while it is at most
 /// this many times the atoms it holds (plus a word), else atoms are placed
 /// one after the other.
 const SPARSENESS: usize = 4;
 
-/// A word copy between the state and the bit array: bits `mask` of state
-/// word `word` and the array's bits `shift` further (bit `b` of the state
-/// and bit `64 * word + b + shift` of the array). The guard word keeps
-/// `64 * word + shift` at or above zero.
+/// A word copy into the bit array: bits `mask` of source word `word` go
+/// `shift` bits further (bit `b` of the source and bit `64 * word + b +
+/// shift` of the array). The guard word keeps `64 * word + shift` at or
+/// above zero. The source is a state's words or the array itself.
 #[derive(Clone, Copy, Debug)]
 struct Transfer {
     word: u32,
@@ -76,8 +82,148 @@ struct Transfer {
 struct Phase {
     /// Words and masks of the phase's slots, cleared before it runs.
     clear: Vec<(u32, u64)>,
-    /// Per level from 1: the range of `code` holding its operations.
+    /// Per level from 1: the range of `ops` holding its operations.
     levels: Vec<(u32, u32)>,
+}
+
+/// The operations of one level that write the same words: run together,
+/// again only when a bit they read changed.
+#[derive(Clone, Copy, Debug)]
+struct Unit {
+    /// The range of `ops`.
+    ops: (u32, u32),
+    /// The range of [`Units::heads`]: the words and exact bits it writes.
+    heads: (u32, u32),
+}
+
+/// The units of the view and then of the `after` phase, each phase in
+/// level order, and per array word the units reading it with the exact
+/// bits each reads there (`fanout[fanout_at[w]..fanout_at[w + 1]]`, in
+/// unit order). None when the phases are always run whole (their slots
+/// share bits).
+#[derive(Clone, Debug, Default)]
+struct Units {
+    units: Vec<Unit>,
+    /// The first unit of the `after` phase.
+    first_after: u32,
+    heads: Vec<(u32, u64)>,
+    fanout_at: Vec<u32>,
+    fanout: Vec<(u32, u64)>,
+    /// The most words one unit writes.
+    widest: usize,
+}
+
+impl Units {
+    /// Groups every level's operations into units (operations writing a
+    /// common word), reordering them so a unit's are contiguous. A level
+    /// of `after` also holds the operations of the rules filed under moves
+    /// (`triggered`: level and operation), which stay where they are and
+    /// are run with their unit when their move is chosen; their units are
+    /// returned, in the order of `triggered`.
+    fn new(
+        ops: &mut [Op],
+        lits: &[Lit],
+        masks: &[u64],
+        phases: [&[(u32, u32)]; 2],
+        triggered: &[(u32, u32)],
+        words: usize,
+    ) -> (Units, Vec<u32>) {
+        let mut out = Units::default();
+        let mut readers: Vec<Vec<(u32, u64)>> = vec![Vec::new(); words];
+        let mut unit_of_triggered = vec![0; triggered.len()];
+        for (phase, levels) in phases.into_iter().enumerate() {
+            if phase == 1 {
+                out.first_after = out.units.len() as u32;
+            }
+            for (l, &(start, end)) in levels.iter().enumerate() {
+                // The level's operations, then its triggered ones (by index
+                // into `triggered`, offset by the level's count).
+                let own = (end - start) as usize;
+                let extra: Vec<usize> = match phase {
+                    1 => (0..triggered.len())
+                        .filter(|&t| triggered[t].0 == l as u32 + 1)
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let op_at = |k: usize| match k < own {
+                    true => start as usize + k,
+                    false => triggered[extra[k - own]].1 as usize,
+                };
+                let count = own + extra.len();
+                let heads: Vec<Vec<(u32, u64)>> =
+                    (0..count).map(|k| ops[op_at(k)].heads(masks)).collect();
+                // Union-find over the level's operations by the words they
+                // write.
+                let mut parent: Vec<usize> = (0..count).collect();
+                fn root(parent: &mut [usize], mut k: usize) -> usize {
+                    while parent[k] != k {
+                        parent[k] = parent[parent[k]];
+                        k = parent[k];
+                    }
+                    k
+                }
+                let mut writer: FxHashMap<u32, usize> = FxHashMap::default();
+                for (k, words) in heads.iter().enumerate() {
+                    for &(w, _) in words {
+                        let other = *writer.entry(w).or_insert(k);
+                        let (a, b) = (root(&mut parent, k), root(&mut parent, other));
+                        parent[a.max(b)] = a.min(b);
+                    }
+                }
+                let mut members: IndexMap<usize, Vec<usize>, FxBuildHasher> = IndexMap::default();
+                for k in 0..count {
+                    let r = root(&mut parent, k);
+                    members.entry(r).or_default().push(k);
+                }
+                let original = ops[start as usize..end as usize].to_vec();
+                let mut at = start;
+                for group in members.values() {
+                    let unit = out.units.len() as u32;
+                    let first_head = out.heads.len() as u32;
+                    let written = group.iter().flat_map(|&k| heads[k].iter().copied());
+                    let mut merged: Vec<(u32, u64)> = Vec::new();
+                    for (w, m) in written {
+                        match merged.iter_mut().find(|h| h.0 == w) {
+                            Some(h) => h.1 |= m,
+                            None => merged.push((w, m)),
+                        }
+                    }
+                    out.widest = out.widest.max(merged.len());
+                    out.heads.extend(merged);
+                    let first_op = at;
+                    for &k in group {
+                        let op = match k < own {
+                            true => original[k],
+                            false => ops[op_at(k)],
+                        };
+                        for (w, mask) in op.reads(lits, masks) {
+                            match readers[w as usize].last_mut() {
+                                Some(last) if last.0 == unit => last.1 |= mask,
+                                _ => readers[w as usize].push((unit, mask)),
+                            }
+                        }
+                        match k < own {
+                            true => {
+                                ops[at as usize] = op;
+                                at += 1;
+                            }
+                            false => unit_of_triggered[extra[k - own]] = unit,
+                        }
+                    }
+                    out.units.push(Unit {
+                        ops: (first_op, at),
+                        heads: (first_head, out.heads.len() as u32),
+                    });
+                }
+            }
+        }
+        out.fanout_at.push(0);
+        for list in readers {
+            out.fanout.extend(list);
+            out.fanout_at.push(out.fanout.len() as u32);
+        }
+        (out, unit_of_triggered)
+    }
 }
 
 /// A role's `legal` slots as words of the array.
@@ -94,27 +240,58 @@ struct RoleLegal {
     unsorted: bool,
 }
 
-/// One move's triggered rules: (level, start, end) ranges of `code`.
-type Triggered = Vec<(u32, u32, u32)>;
+/// One move's triggered rules: (level, unit, start, end) ranges of `ops`,
+/// in unit order (so in level order too).
+type Triggered = Vec<(u32, u32, u32, u32)>;
+
+/// One packed operation: for chunk `c` the 64 head bits from bit `64 *
+/// head_word + head_shift + 64c` get `masks[mask + c]` AND every windowed
+/// literal's 64 bits, provided every gate holds. With `reduce` the head is
+/// one bit, set when any instance holds.
+#[derive(Clone, Copy, Debug)]
+struct Op {
+    head_word: u32,
+    head_shift: u32,
+    chunks: u32,
+    reduce: bool,
+    mask: u32,
+    /// The first chunk's mask (`masks[mask]`), at hand for the operations
+    /// of one chunk, most of them.
+    first_mask: u64,
+    /// `lits[start..start + gates]`: literals read as one bit for every
+    /// instance; `lits[start + gates..end]`: literals read as 64-bit
+    /// windows.
+    start: u32,
+    gates: u32,
+    end: u32,
+}
+
+/// A literal: the 64 bits from bit `64 * word + shift` (the bit there for a
+/// gate), XOR `invert` (all ones when negated).
+#[derive(Clone, Copy, Debug)]
+struct Lit {
+    word: u32,
+    shift: u32,
+    invert: u64,
+}
 
 /// A game compiled to word operations.
-///
-/// `code` holds every operation as `head, chunks, literals, mask index`,
-/// then per literal `position << 2 | flags`: for chunk `c` the head bits
-/// at `head + 64c` get `masks[mask index + c]` AND every literal's 64 bits
-/// at `position + 64c` (inverted when negated, its bit at `position`
-/// repeated with [`BROADCAST`]). With the [`REDUCE`] flag on `chunks` the
-/// head is one bit, set when any instance holds.
 #[derive(Clone, Debug)]
 pub struct WordProgram {
     words: usize,
-    code: Vec<u32>,
+    ops: Vec<Op>,
+    lits: Vec<Lit>,
     masks: Vec<u64>,
     /// The bit of every slot (`UNPLACED` for slots no phase computes).
     position: Vec<u32>,
     base_clear: Vec<(u32, u64)>,
+    /// The state's words into the array.
     load: Vec<Transfer>,
+    /// The `next` slots' bits into the base slots' bits, for the state the
+    /// machine itself computed last.
+    reload: Vec<Transfer>,
     view: Phase,
+    units: Units,
     after: Phase,
     /// Per move slot (`first_input + i`): its bit and its triggered rules.
     does: Vec<(u32, Triggered)>,
@@ -123,6 +300,9 @@ pub struct WordProgram {
     terminal: u32,
     /// Copies of the `next` slots into the next state (by state word).
     next: Vec<Transfer>,
+    /// The initial state and a machine's bits once it is loaded and its
+    /// `after` phase run with no moves (empty while compiling).
+    initial: (Vec<u64>, Vec<u64>),
 }
 
 /// One thread's bit array and scratch.
@@ -131,6 +311,21 @@ pub struct WordMachine {
     bits: Vec<u64>,
     /// Per chosen move, how far its triggered rules have run.
     cursors: Vec<(u32, usize)>,
+    /// Whether `bits` hold the view of the state last loaded, and the
+    /// `after` phase of the moves last made (`moves`, and `previous`
+    /// before them: their `does` bits stay set until the next moves).
+    view_loaded: bool,
+    after_loaded: bool,
+    moves: Vec<u32>,
+    previous: Vec<u32>,
+    /// The state the last `next` wrote, and whether its `next` slots still
+    /// hold it (until the next load).
+    last_next: Vec<u64>,
+    next_held: bool,
+    /// Units to run, one bit each; the words a unit or the load wrote
+    /// before.
+    scheduled: Vec<u64>,
+    saved: Vec<u64>,
 }
 
 /// The shape of a term: its functors and arities, not its constants.
@@ -333,10 +528,11 @@ struct Instance<'n> {
     lits: &'n [u32],
 }
 
-/// Builds the code of the families of one level.
+/// Builds the operations of the families of one level.
 struct Emitter<'a> {
     layout: &'a mut Layout,
-    code: Vec<u32>,
+    ops: Vec<Op>,
+    lits: Vec<Lit>,
     masks: Vec<u64>,
     /// One past the last bit any operation reads or writes.
     reach: i64,
@@ -357,28 +553,42 @@ impl Emitter<'_> {
     fn emit(&mut self, anchors: &[u32], head: i64, lits: &[(i64, u32)], reduce: bool) {
         let first = anchors[0] as i64;
         let chunks = (anchors[anchors.len() - 1] - anchors[0]) / 64 + 1;
-        self.code.extend([
-            (first + head) as u32,
-            chunks | (reduce as u32) << 31,
-            lits.len() as u32,
-            self.masks.len() as u32,
-        ]);
         let span = 64 * chunks as i64 + 64;
-        self.reach = self.reach.max(first + head + span);
-        for &(at, flags) in lits {
-            let bit = if flags & BROADCAST != 0 {
-                at
-            } else {
-                first + at
-            };
-            self.code.push((bit as u32) << 2 | flags);
-            self.reach = self.reach.max(bit + span);
+        let head = first + head;
+        self.reach = self.reach.max(head + span);
+        let lit = |bit: i64, flags: u32| Lit {
+            word: (bit / 64) as u32,
+            shift: (bit % 64) as u32,
+            invert: 0u64.wrapping_sub((flags & 1) as u64),
+        };
+        let start = self.lits.len() as u32;
+        for &(at, flags) in lits.iter().filter(|l| l.1 & BROADCAST != 0) {
+            self.lits.push(lit(at, flags));
         }
+        let gates = self.lits.len() as u32 - start;
+        for &(at, flags) in lits.iter().filter(|l| l.1 & BROADCAST == 0) {
+            self.lits.push(lit(first + at, flags));
+            self.reach = self.reach.max(first + at + span);
+        }
+        self.ops.push(Op {
+            head_word: (head / 64) as u32,
+            head_shift: (head % 64) as u32,
+            chunks,
+            reduce,
+            mask: self.masks.len() as u32,
+            first_mask: 0,
+            start,
+            gates,
+            end: self.lits.len() as u32,
+        });
         let at = self.masks.len();
         self.masks.resize(at + chunks as usize, 0);
         for &a in anchors {
             let bit = a - anchors[0];
             self.masks[at + (bit / 64) as usize] |= 1 << (bit % 64);
+        }
+        if let Some(op) = self.ops.last_mut() {
+            op.first_mask = self.masks[at];
         }
     }
 
@@ -596,7 +806,8 @@ impl WordProgram {
         }
         let mut emitter = Emitter {
             layout: &mut layout,
-            code: Vec::new(),
+            ops: Vec::new(),
+            lits: Vec::new(),
             masks: Vec::new(),
             reach: 0,
         };
@@ -605,7 +816,7 @@ impl WordProgram {
             let top = slots.iter().map(|&s| level[s as usize]).max().unwrap_or(0);
             let mut levels = Vec::with_capacity(top as usize);
             for l in 1..=top {
-                let start = emitter.code.len() as u32;
+                let start = emitter.ops.len() as u32;
                 let mut families: IndexMap<Vec<u32>, Vec<Instance>, FxBuildHasher> =
                     IndexMap::default();
                 for &s in slots.iter().filter(|&&s| level[s as usize] == l) {
@@ -630,36 +841,52 @@ impl WordProgram {
                         emitter.layout.place_slot(s)?;
                     }
                 }
-                levels.push((start, emitter.code.len() as u32));
+                levels.push((start, emitter.ops.len() as u32));
             }
             let clear = word_masks(slots.iter().map(|&s| emitter.layout.position[s as usize]));
             phases.push(Phase { clear, levels });
         }
+        // The rules filed under each move, packed as the phases' are (one
+        // move's rules differ only by the cells they read, as the phases'
+        // instances do), one entry per operation.
         let mut does = Vec::with_capacity(net.triggered.len());
         for (i, (early, later)) in net.early.iter().zip(&net.triggered).enumerate() {
-            let mut rules: Vec<(u32, u32)> = early.iter().chain(later).copied().collect();
+            let mut rules: Vec<(u32, u32)> = (early.iter().chain(later))
+                .filter(|&&(head, _)| emitter.layout.position[head as usize] != UNPLACED)
+                .copied()
+                .collect();
             rules.sort_by_key(|&(head, _)| level[head as usize]);
             let mut ranges = Vec::with_capacity(rules.len());
-            for (head, rule) in rules {
-                if emitter.layout.position[head as usize] == UNPLACED {
-                    continue; // a slot the next state does not need
+            for same_level in rules.chunk_by(|a, b| level[a.0 as usize] == level[b.0 as usize]) {
+                let mut families: IndexMap<Vec<u32>, Vec<Instance>, FxBuildHasher> =
+                    IndexMap::default();
+                for &(head, rule) in same_level {
+                    let lits = body(rule);
+                    let mut key = vec![shape[head as usize]];
+                    key.extend(
+                        lits.iter()
+                            .map(|&l| shape[(l >> 1) as usize] << 1 | (l & 1)),
+                    );
+                    (families.entry(key).or_default()).push(Instance { head, lits });
                 }
-                let start = emitter.code.len() as u32;
-                let lits: Vec<(i64, u32)> = match body(rule) {
-                    [] => vec![(TRUE_BIT as i64, 0)],
-                    lits => (lits.iter())
-                        .map(|&l| emitter.position(l).map(|p| (p as i64, l & 1)))
-                        .collect::<Result<_, _>>()?,
-                };
-                let head_bit = emitter.position(head << 1)?;
-                emitter.emit(&[0], head_bit as i64, &lits, false);
-                ranges.push((level[head as usize], start, emitter.code.len() as u32));
+                let start = emitter.ops.len() as u32;
+                for family in families.values() {
+                    emitter.family(family)?;
+                }
+                let head_level = level[same_level[0].0 as usize];
+                ranges.extend(
+                    (start..emitter.ops.len() as u32).map(|op| (head_level, 0, op, op + 1)),
+                );
             }
             let slot = net.first_input + i as u32;
             does.push((emitter.layout.position[slot as usize], ranges));
         }
         let Emitter {
-            code, masks, reach, ..
+            mut ops,
+            lits,
+            masks,
+            reach,
+            ..
         } = emitter;
         let legal = (net.roles.iter())
             .map(|role| role_legal(role.moves.iter().map(|m| m.legal), &layout.position))
@@ -678,23 +905,68 @@ impl WordProgram {
                 .iter()
                 .map(|&(s, i)| (i, layout.position[s as usize])),
         );
-        let reach = layout.taken.len().max(reach as usize);
+        let reload = transfers(net.next.iter().map(|&(s, i)| {
+            let position = |s: u32| layout.position[s as usize];
+            (position(s), position(BASE0 + i))
+        }));
+        let words = layout.taken.len().max(reach as usize).div_ceil(64) + 2;
         let mut phases = phases.into_iter();
-        Ok(WordProgram {
-            words: reach.div_ceil(64) + 2,
-            code,
+        let (view, after) = (
+            phases.next().unwrap_or_default(),
+            phases.next().unwrap_or_default(),
+        );
+        let shared = (view.clear.iter())
+            .any(|&(w, m)| (after.clear.iter()).any(|&(v, n)| v == w && m & n != 0));
+        let triggered: Vec<(u32, u32)> = (does.iter())
+            .flat_map(|d: &(u32, Triggered)| d.1.iter().map(|r| (r.0, r.2)))
+            .collect();
+        let units = match shared {
+            true => Units::default(),
+            false => {
+                let phases = [&view.levels[..], &after.levels[..]];
+                let (units, unit_of) =
+                    Units::new(&mut ops, &lits, &masks, phases, &triggered, words);
+                let mut unit_of = unit_of.into_iter();
+                for (_, rules) in &mut does {
+                    for r in rules.iter_mut() {
+                        r.1 = unit_of.next().unwrap_or(0);
+                    }
+                    rules.sort_by_key(|r| r.1);
+                }
+                units
+            }
+        };
+        let mut program = WordProgram {
+            words,
+            ops,
+            lits,
             masks,
             base_clear: word_masks(base_bits),
             load,
-            view: phases.next().unwrap_or_default(),
-            after: phases.next().unwrap_or_default(),
+            reload,
+            view,
+            units,
+            after,
             does,
             first_input: net.first_input,
             legal,
             terminal: layout.position[net.terminal as usize],
             next,
             position: layout.position,
-        })
+            initial: (Vec::new(), Vec::new()),
+        };
+        // The initial state loaded and its `after` phase run with no moves:
+        // where every machine starts, and what a playout's start restores.
+        let mut state = vec![0u64; net.base.len().div_ceil(64).max(1)];
+        for &i in &net.init {
+            state[(i / 64) as usize] |= 1 << (i % 64);
+        }
+        let mut m = program.machine();
+        let mut legal = vec![Vec::new(); net.roles.len()];
+        program.load(&mut m, &state, &mut legal);
+        program.next(&mut m, std::iter::empty(), &mut vec![0; state.len()]);
+        program.initial = (state, m.bits);
+        Ok(program)
     }
 }
 
@@ -728,87 +1000,252 @@ fn role_legal(
     Ok(out)
 }
 
-/// The 64 bits of `bits` from bit `at` on.
-#[inline(always)]
-fn read(bits: &[u64], at: usize) -> u64 {
-    let (w, s) = (at / 64, at % 64);
-    match s {
-        0 => bits[w],
-        _ => bits[w] >> s | bits[w + 1] << (64 - s),
+impl Op {
+    /// The words the operation writes, with the exact bits.
+    fn heads(&self, masks: &[u64]) -> Vec<(u32, u64)> {
+        let head = 64 * self.head_word + self.head_shift;
+        if self.reduce {
+            return word_masks(std::iter::once(head));
+        }
+        let chunk_masks = &masks[self.mask as usize..(self.mask + self.chunks) as usize];
+        word_masks(chunk_masks.iter().enumerate().flat_map(|(c, &mask)| {
+            (0..64)
+                .filter(move |b| mask >> b & 1 == 1)
+                .map(move |b| head + 64 * c as u32 + b)
+        }))
+    }
+
+    /// The words the operation reads, with the bits of them its instances
+    /// read (a window's other bits are masked off).
+    fn reads(&self, lits: &[Lit], masks: &[u64]) -> Vec<(u32, u64)> {
+        let (gates, windows) =
+            lits[self.start as usize..self.end as usize].split_at(self.gates as usize);
+        let mut out: Vec<(u32, u64)> = gates.iter().map(|g| (g.word, 1 << g.shift)).collect();
+        let chunk_masks = &masks[self.mask as usize..(self.mask + self.chunks) as usize];
+        for l in windows {
+            for (c, &mask) in chunk_masks.iter().enumerate() {
+                let w = l.word + c as u32;
+                out.push((w, mask << l.shift));
+                if l.shift != 0 {
+                    out.push((w + 1, mask >> (64 - l.shift)));
+                }
+            }
+        }
+        out.retain(|r| r.1 != 0);
+        out
     }
 }
 
-/// Sets the bits of `value` in `bits` from bit `at` on.
+/// The 64 bits of `bits` from bit `64 * word + shift` on.
 #[inline(always)]
-fn or_at(bits: &mut [u64], at: usize, value: u64) {
-    let (w, s) = (at / 64, at % 64);
-    bits[w] |= value << s;
-    if s != 0 {
-        bits[w + 1] |= value >> (64 - s);
+fn window(bits: &[u64], word: usize, shift: u32) -> u64 {
+    bits[word] >> shift | (bits[word + 1] << 1) << (63 - shift)
+}
+
+/// Sets the bits of `value` in `bits` from bit `64 * word + shift` on.
+#[inline(always)]
+fn or_window(bits: &mut [u64], word: usize, shift: u32, value: u64) {
+    bits[word] |= value << shift;
+    bits[word + 1] |= (value >> 1) >> (63 - shift);
+}
+
+/// Applies word copies from `source` into `bits`.
+#[inline(always)]
+fn apply(bits: &mut [u64], transfers: &[Transfer], source: impl Fn(&[u64], usize) -> u64) {
+    for t in transfers {
+        let at = 64 * t.word as i64 + t.shift;
+        let value = source(bits, t.word as usize) & t.mask;
+        or_window(bits, (at / 64) as usize, (at % 64) as u32, value);
     }
 }
 
 impl WordProgram {
     pub fn machine(&self) -> WordMachine {
-        let mut bits = vec![0; self.words];
+        let ready = !self.initial.1.is_empty();
+        let mut bits = match ready {
+            true => self.initial.1.clone(),
+            false => vec![0; self.words],
+        };
         bits[(TRUE_BIT / 64) as usize] |= 1 << (TRUE_BIT % 64);
         WordMachine {
             bits,
             cursors: Vec::new(),
+            view_loaded: ready,
+            after_loaded: ready,
+            moves: Vec::new(),
+            previous: Vec::new(),
+            last_next: Vec::new(),
+            next_held: false,
+            scheduled: vec![0; self.units.units.len().div_ceil(64)],
+            saved: vec![0; self.units.widest.max(self.base_clear.len())],
         }
     }
 
-    /// The bytes of a machine's bit array.
+    /// The bytes of a machine's bit array and scratch.
     pub fn machine_bytes(&self) -> usize {
-        8 * self.words
+        let scratch = self.units.widest.max(self.base_clear.len());
+        8 * (self.words + self.units.units.len().div_ceil(64) + scratch)
     }
 
-    /// Runs the operations `code[start..end]`.
+    /// Runs the operations `ops[start..end]`.
     #[inline]
     fn run(&self, bits: &mut [u64], start: u32, end: u32) {
-        let code = &self.code[..end as usize];
-        let mut pc = start as usize;
-        while pc < code.len() {
-            let (head, chunks, count, mask) = (code[pc], code[pc + 1], code[pc + 2], code[pc + 3]);
-            let lits = &code[pc + 4..pc + 4 + count as usize];
-            let reduce = chunks & REDUCE != 0;
-            for c in 0..(chunks & !REDUCE) as usize {
-                let mut word = self.masks[mask as usize + c];
-                for &l in lits {
-                    let at = (l >> 2) as usize;
-                    let value = match l & BROADCAST {
-                        0 => read(bits, at + 64 * c),
-                        _ => 0u64.wrapping_sub(bits[at / 64] >> (at % 64) & 1),
-                    };
-                    word &= value ^ 0u64.wrapping_sub((l & 1) as u64);
+        for op in &self.ops[start as usize..end as usize] {
+            let (gates, lits) =
+                self.lits[op.start as usize..op.end as usize].split_at(op.gates as usize);
+            if gates
+                .iter()
+                .any(|g| (bits[g.word as usize] >> g.shift ^ g.invert) & 1 == 0)
+            {
+                continue;
+            }
+            if op.chunks == 1 {
+                let mut word = op.first_mask;
+                for l in lits {
+                    word &= window(bits, l.word as usize, l.shift) ^ l.invert;
+                }
+                if word != 0 {
+                    match op.reduce {
+                        true => bits[op.head_word as usize] |= 1 << op.head_shift,
+                        false => or_window(bits, op.head_word as usize, op.head_shift, word),
+                    }
+                }
+                continue;
+            }
+            let masks = &self.masks[op.mask as usize..(op.mask + op.chunks) as usize];
+            for (c, &mask) in masks.iter().enumerate() {
+                let mut word = mask;
+                for l in lits {
+                    word &= window(bits, l.word as usize + c, l.shift) ^ l.invert;
                 }
                 if word == 0 {
                     continue;
                 }
-                if reduce {
-                    or_at(bits, head as usize, 1);
+                if op.reduce {
+                    bits[op.head_word as usize] |= 1 << op.head_shift;
                     break;
                 }
-                or_at(bits, head as usize + 64 * c, word);
+                or_window(bits, op.head_word as usize + c, op.head_shift, word);
             }
-            pc += 4 + count as usize;
         }
     }
 
-    /// Loads a state: its facts into the array, then the view, then every
-    /// role's legal moves (in move order).
+    /// Marks the units reading any of the `changed` bits of word `w` to run.
+    #[inline]
+    fn schedule(&self, scheduled: &mut [u64], w: u32, changed: u64) {
+        let units = &self.units;
+        let readers = units.fanout_at[w as usize]..units.fanout_at[w as usize + 1];
+        for &(u, reads) in &units.fanout[readers.start as usize..readers.end as usize] {
+            if reads & changed != 0 {
+                scheduled[(u / 64) as usize] |= 1 << (u % 64);
+            }
+        }
+    }
+
+    /// Runs the scheduled units of `units` in order, each scheduling the
+    /// readers of the bits it changed, which are units of higher levels or
+    /// of the `after` phase, so further on. An `after` unit also runs the
+    /// rules filed under the chosen moves (`cursors`) that are its.
+    fn run_scheduled(&self, m: &mut WordMachine, units: std::ops::Range<u32>) {
+        let WordMachine {
+            bits,
+            scheduled,
+            saved,
+            cursors,
+            ..
+        } = m;
+        for i in (units.start / 64) as usize..units.end.div_ceil(64) as usize {
+            let (lo, hi) = (64 * i as u32, 64 * i as u32 + 64);
+            let below_end = match units.end >= hi {
+                true => !0,
+                false => (1u64 << (units.end - lo)) - 1,
+            };
+            let in_range = below_end & !((1u64 << (units.start.max(lo) - lo)) - 1);
+            while scheduled[i] & in_range != 0 {
+                let u = lo + (scheduled[i] & in_range).trailing_zeros();
+                scheduled[i] &= !(1 << (u - lo));
+                let unit = self.units.units[u as usize];
+                let heads = &self.units.heads[unit.heads.0 as usize..unit.heads.1 as usize];
+                for (&(w, mask), old) in heads.iter().zip(saved.iter_mut()) {
+                    *old = bits[w as usize] & mask;
+                    bits[w as usize] &= !mask;
+                }
+                self.run(bits, unit.ops.0, unit.ops.1);
+                for (i, next) in cursors.iter_mut() {
+                    let rules = &self.does[*i as usize].1;
+                    while rules.get(*next).is_some_and(|r| r.1 < u) {
+                        *next += 1;
+                    }
+                    while let Some(&(_, _, start, end)) = rules.get(*next).filter(|r| r.1 == u) {
+                        self.run(bits, start, end);
+                        *next += 1;
+                    }
+                }
+                for (&(w, mask), &old) in heads.iter().zip(saved.iter()) {
+                    let changed = (bits[w as usize] & mask) ^ old;
+                    if changed != 0 {
+                        self.schedule(scheduled, w, changed);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Loads a state: its facts into the array, then the view (only the
+    /// units whose input changed, once a view is loaded), then every role's
+    /// legal moves (in move order).
     pub fn load(&self, m: &mut WordMachine, state: &[u64], legal: &mut [Vec<u32>]) {
+        let own = std::mem::take(&mut m.next_held) && m.last_next[..] == *state;
+        if !own && !self.units.units.is_empty() && self.initial.0[..] == *state {
+            // Back to the start (a new playout): the bits of the start.
+            m.bits.copy_from_slice(&self.initial.1);
+            m.scheduled.iter_mut().for_each(|w| *w = 0);
+            m.moves.clear();
+            m.previous.clear();
+            (m.view_loaded, m.after_loaded) = (true, true);
+            self.legal_into(&m.bits, legal);
+            return;
+        }
+        let incremental = m.view_loaded && !self.units.units.is_empty();
+        if incremental {
+            for (&(w, mask), old) in self.base_clear.iter().zip(m.saved.iter_mut()) {
+                *old = m.bits[w as usize] & mask;
+            }
+        } else {
+            for &(w, mask) in &self.view.clear {
+                m.bits[w as usize] &= !mask;
+            }
+        }
         let bits = &mut m.bits;
-        for &(w, mask) in self.base_clear.iter().chain(&self.view.clear) {
+        for &(w, mask) in &self.base_clear {
             bits[w as usize] &= !mask;
         }
-        for t in &self.load {
-            let at = (64 * t.word as i64 + t.shift) as usize;
-            or_at(bits, at, state[t.word as usize] & t.mask);
+        // The machine's own `next` slots (apart from the base slots, which
+        // the copies only set), or the state's words.
+        if own {
+            apply(bits, &self.reload, |bits, w| bits[w]);
+        } else {
+            apply(bits, &self.load, |_, w| state[w]);
         }
-        for &(start, end) in &self.view.levels {
-            self.run(bits, start, end);
+        if incremental {
+            for (&(w, mask), &old) in self.base_clear.iter().zip(m.saved.iter()) {
+                let changed = (m.bits[w as usize] & mask) ^ old;
+                if changed != 0 {
+                    self.schedule(&mut m.scheduled, w, changed);
+                }
+            }
+            m.cursors.clear();
+            self.run_scheduled(m, 0..self.units.first_after);
+        } else {
+            let end = self.view.levels.last().map_or(0, |l| l.1);
+            self.run(&mut m.bits, 0, end);
+            m.view_loaded = true;
         }
+        self.legal_into(&m.bits, legal);
+    }
+
+    /// Every role's legal moves (in move order) from the loaded view.
+    fn legal_into(&self, bits: &[u64], legal: &mut [Vec<u32>]) {
         for (role, out) in self.legal.iter().zip(legal.iter_mut()) {
             out.clear();
             for &(w, mask) in &role.words {
@@ -838,37 +1275,76 @@ impl WordProgram {
         m.bits[(self.terminal / 64) as usize] >> (self.terminal % 64) & 1 == 1
     }
 
-    /// The next state after the moves (their `does` slots) into `out`.
+    /// The next state after the moves (their `does` slots) into `out`:
+    /// the `after` phase whole the first time, then only the units whose
+    /// input changed (the state loaded since, or the moves, whose rules are
+    /// run by their units).
     pub fn next(&self, m: &mut WordMachine, does: impl Iterator<Item = u32>, out: &mut [u64]) {
-        let WordMachine { bits, cursors } = m;
-        cursors.clear();
-        for slot in does {
-            let (bit, _) = self.does[(slot - self.first_input) as usize];
-            bits[(bit / 64) as usize] |= 1 << (bit % 64);
-            cursors.push((slot - self.first_input, 0));
-        }
-        for &(w, mask) in &self.after.clear {
-            bits[w as usize] &= !mask;
-        }
-        for (l, &(start, end)) in self.after.levels.iter().enumerate() {
-            self.run(bits, start, end);
-            let level = l as u32 + 1;
-            for (i, next) in cursors.iter_mut() {
-                let rules = &self.does[*i as usize].1;
-                while let Some(&(_, start, end)) = rules.get(*next).filter(|r| r.0 == level) {
-                    self.run(bits, start, end);
-                    *next += 1;
-                }
-            }
-        }
-        for &(i, _) in cursors.iter() {
-            let bit = self.does[i as usize].0;
+        let incremental = m.after_loaded && !self.units.units.is_empty();
+        let WordMachine {
+            bits,
+            cursors,
+            moves,
+            previous,
+            scheduled,
+            ..
+        } = &mut *m;
+        std::mem::swap(moves, previous);
+        moves.clear();
+        moves.extend(does.map(|slot| slot - self.first_input));
+        let bit_of = |i: u32| self.does[i as usize].0;
+        for &i in previous.iter() {
+            let bit = bit_of(i);
             bits[(bit / 64) as usize] &= !(1 << (bit % 64));
         }
+        for &i in moves.iter() {
+            let bit = bit_of(i);
+            bits[(bit / 64) as usize] |= 1 << (bit % 64);
+        }
+        cursors.clear();
+        cursors.extend(moves.iter().map(|&i| (i, 0)));
+        if incremental {
+            // The units of the rules filed under the moves made last time
+            // and now, and the readers of the `does` bits that changed.
+            let made = (previous.iter().map(|&i| (i, &moves[..])))
+                .chain(moves.iter().map(|&i| (i, &previous[..])));
+            for (i, other) in made {
+                for r in &self.does[i as usize].1 {
+                    scheduled[(r.1 / 64) as usize] |= 1 << (r.1 % 64);
+                }
+                if !other.contains(&i) {
+                    let bit = bit_of(i);
+                    self.schedule(scheduled, bit / 64, 1 << (bit % 64));
+                }
+            }
+            let all = self.units.units.len() as u32;
+            self.run_scheduled(m, self.units.first_after..all);
+        } else {
+            for &(w, mask) in &self.after.clear {
+                bits[w as usize] &= !mask;
+            }
+            for (l, &(start, end)) in self.after.levels.iter().enumerate() {
+                self.run(bits, start, end);
+                let level = l as u32 + 1;
+                for (i, next) in cursors.iter_mut() {
+                    let rules = &self.does[*i as usize].1;
+                    while let Some(&(_, _, start, end)) = rules.get(*next).filter(|r| r.0 == level)
+                    {
+                        self.run(bits, start, end);
+                        *next += 1;
+                    }
+                }
+            }
+            m.after_loaded = true;
+        }
+        let bits = &m.bits;
         out.iter_mut().for_each(|w| *w = 0);
         for t in &self.next {
-            let at = (64 * t.word as i64 + t.shift) as usize;
-            out[t.word as usize] |= read(bits, at) & t.mask;
+            let at = 64 * t.word as i64 + t.shift;
+            out[t.word as usize] |= window(bits, (at / 64) as usize, (at % 64) as u32) & t.mask;
         }
+        m.last_next.clear();
+        m.last_next.extend_from_slice(out);
+        m.next_held = true;
     }
 }
