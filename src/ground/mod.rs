@@ -585,7 +585,11 @@ impl Grounder {
              facts tried (limit {}) in {} round{}",
             self.atoms.len(),
             limits.max_atoms,
-            self.heads.len(),
+            // The relaxed model alone records no rules: its instances.
+            match self.output {
+                Output::Program => self.heads.len(),
+                Output::Atoms => self.instances,
+            },
             limits.max_rules,
             self.work,
             limits.max_work,
