@@ -118,7 +118,11 @@ impl Explored {
         let len = self.key.len();
         let (keys, key) = (&self.keys, &self.key);
         let stored = |at: u32| &keys[at as usize..at as usize + len];
-        if (self.table.find(hash, |&(h, at)| h == hash && stored(at) == &key[..])).is_some() {
+        if (self
+            .table
+            .find(hash, |&(h, at)| h == hash && stored(at) == &key[..]))
+        .is_some()
+        {
             return true;
         }
         let at = self.keys.len() as u32;

@@ -59,7 +59,15 @@ pub fn domain_by_position(
     // position too (mummymaze's `direction-from`: every pair of points of
     // a 51 by 51 grid and the direction between them, millions of answers).
     let mut loose = vec![false; rules.rels.len()];
-    let (cone, Exact { places, holds, pairs, terms }) = loop {
+    let (
+        cone,
+        Exact {
+            places,
+            holds,
+            pairs,
+            terms,
+        },
+    ) = loop {
         let cone = positive_cone(game, &loose);
         match exact_statics(game, &cone, &loose)? {
             Ok(exact) => break (cone, exact),
@@ -161,7 +169,11 @@ struct Exact {
 /// one call each with every argument free. `Ok(Err(rel))` for a relation
 /// that costs more than [`STATIC_WORK`] (not an aggregate's: the values
 /// per position do not fold aggregates).
-fn exact_statics(game: &RuleGame, cone: &[bool], loose: &[bool]) -> Result<Result<Exact, u32>, String> {
+fn exact_statics(
+    game: &RuleGame,
+    cone: &[bool],
+    loose: &[bool],
+) -> Result<Result<Exact, u32>, String> {
     let rules = &game.rules;
     let mut places: Vec<Vec<Values>> = (rules.rels.iter())
         .map(|&(_, arity)| vec![Values::default(); arity])
