@@ -7,7 +7,9 @@
 //! In: a game's prepared [`Rules`](super::Rules) and term table. Out: a
 //! [`Domain`] (every base fact a state may hold, every move a role may
 //! make). Holds: the static relations (reading neither `true` nor `does`)
-//! are answered exactly by the rule evaluator, negation included; every
+//! are answered exactly by the rule evaluator, negation included, each
+//! within [`STATIC_WORK`] (past it the first attempt fails, and the last
+//! gives that relation values per position like the others); every
 //! other relation of the positive cone of `legal` and `next` gets one set
 //! of values per argument position, the least fixpoint of two steps. A
 //! variable of a rule ranges over the values that every positive body
