@@ -85,7 +85,7 @@ fn a_ground_program_huge_for_its_states_runs_on_the_rule_evaluator() {
     assert!(per_state < 100, "{per_state}");
     let why = loaded.choice.fallback().expect("a reason");
     assert!(
-        why.starts_with("grounding takes more than 6000000 steps, more than it may for "),
+        why.starts_with("grounding takes more than 2500000 steps, more than it may for "),
         "{why}"
     );
 }
@@ -131,12 +131,12 @@ fn check_explain_says_why() {
     let (line, err) = engine_line(&small);
     assert!(line.starts_with("reference: grounded in "), "{line}");
     assert!(
-        line.ends_with(" steps, within the first look of 6000000"),
+        line.ends_with(" steps, within the first look of 2500000"),
         "{line}"
     );
     assert_eq!(err, "");
     let (line, err) = engine_line(&large);
-    let why = "grounding takes more than 6000000 steps, more than it may for ";
+    let why = "grounding takes more than 2500000 steps, more than it may for ";
     assert!(line.starts_with(&format!("rules: {why}")), "{line}");
     assert!(
         err.contains(why) && err.ends_with("; using the rule evaluator\n"),

@@ -27,10 +27,12 @@ pub fn effort(work: u64, literals: usize, atoms: usize) -> Effort {
 }
 
 /// The effort every game may ground with, whatever its work per state:
-/// a few tenths of a second. Every conformance and shipped game but one
-/// (brawl, 14,600,000 steps) grounds within it; the largest of the others
-/// (checkers on a cylinder) takes 3,900,000.
-pub const FIRST_LOOK: Effort = 6_000_000;
+/// a tenth of a second or two. Every conformance and shipped game grounds
+/// within it (the largest, othello-comp2007, in 1,803,210 steps); a game
+/// past it is loaded on the rule evaluator, whose cost per state says
+/// whether grounding further pays ([`budget_for`]), so a game that falls
+/// back spends no more than this on grounding first.
+pub const FIRST_LOOK: Effort = 2_500_000;
 
 /// States whose evaluation on the rule evaluator a grounding may cost
 /// (one step against one candidate fact tried) before the rule evaluator

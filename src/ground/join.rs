@@ -12,6 +12,11 @@
 //! by the function name of a compound argument), so the order in which a
 //! rule writes its literals does not change the work; the work done is
 //! counted against [`super::Limits::max_work`] before it is done.
+//! For the relaxed model alone ([`super::Output::Atoms`]) a join stops
+//! where it would only repeat itself: once a variable is read by no
+//! literal left and not by the head, the bindings that differ only in such
+//! variables lead to the same head atoms, so a branch whose live bindings
+//! (and literals done) were explored before is cut ([`Uses`]).
 
 use super::numbers::CmpRole;
 use super::prepare::{Pat, Prepared};
@@ -19,6 +24,8 @@ use super::relation::{FUNCTOR, PATH_STRIDE, SUB_ARGS};
 use super::{AtomId, GTerm, Grounder, Reached, RuleRels, TermId, TermTable};
 use crate::diag::Diagnostic;
 use crate::syntax::{ArithOp, CmpOp};
+use hashbrown::HashTable;
+use std::hash::BuildHasher;
 
 /// Compound terms of up to this many arguments are looked up without
 /// allocating.
@@ -35,6 +42,94 @@ struct Join<'r> {
     /// The positive body atoms matched so far, and their literals.
     body: Vec<AtomId>,
     order: Vec<usize>,
+    /// The branches explored so far, when the join looks for atoms only.
+    explored: Option<Explored>,
+}
+
+/// Where each variable of a rule is read, for a join that makes atoms
+/// only: a variable is live while the head or a literal not done reads it.
+pub(super) struct Uses {
+    /// Per variable: whether the head reads it, and the positive literals
+    /// and comparisons that do (bit `i` for literal `i`).
+    head: Vec<bool>,
+    pos: Vec<u64>,
+    cmp: Vec<u64>,
+    /// The variables of each positive literal and of each comparison.
+    pos_vars: Vec<Vec<u32>>,
+    cmp_vars: Vec<Vec<u32>>,
+}
+
+impl Uses {
+    pub(super) fn of(rule: &Prepared) -> Uses {
+        let vars_of = |pats: &mut dyn Iterator<Item = &Pat>| {
+            let mut vs = Vec::new();
+            pats.for_each(|p| p.vars(&mut vs));
+            vs.sort_unstable();
+            vs.dedup();
+            vs
+        };
+        let pos_vars: Vec<Vec<u32>> = (rule.pos.iter())
+            .map(|a| vars_of(&mut a.args.iter()))
+            .collect();
+        let cmp_vars: Vec<Vec<u32>> = (rule.cmps.iter())
+            .map(|c| vars_of(&mut [&c.left, &c.right].into_iter()))
+            .collect();
+        let mut uses = Uses {
+            head: vec![false; rule.vars],
+            pos: vec![0; rule.vars],
+            cmp: vec![0; rule.vars],
+            pos_vars,
+            cmp_vars,
+        };
+        for v in vars_of(&mut rule.head.args.iter()) {
+            uses.head[v as usize] = true;
+        }
+        for (i, vs) in uses.pos_vars.iter().enumerate() {
+            vs.iter().for_each(|&v| uses.pos[v as usize] |= 1 << i);
+        }
+        for (i, vs) in uses.cmp_vars.iter().enumerate() {
+            vs.iter().for_each(|&v| uses.cmp[v as usize] |= 1 << i);
+        }
+        uses
+    }
+
+    /// Whether variable `v` is still read once the literals of `done` are.
+    fn live(&self, v: u32, done: Done) -> bool {
+        let v = v as usize;
+        self.head[v] || self.pos[v] & !done.pos != 0 || self.cmp[v] & !done.cmp != 0
+    }
+}
+
+/// The branches of one join explored so far, each as the literals done
+/// and the bindings of the live variables (a dead or unbound one as
+/// [`u32::MAX`]); keys of four words for the literals done and one per
+/// variable, stored flat.
+#[derive(Default)]
+struct Explored {
+    keys: Vec<u32>,
+    table: HashTable<(u64, u32)>,
+    key: Vec<u32>,
+}
+
+impl Explored {
+    /// Whether the key in `key` was explored, recording it if not.
+    fn seen(&mut self) -> bool {
+        let hash = rustc_hash::FxBuildHasher.hash_one(&self.key);
+        let len = self.key.len();
+        let (keys, key) = (&self.keys, &self.key);
+        let stored = |at: u32| &keys[at as usize..at as usize + len];
+        if (self
+            .table
+            .find(hash, |&(h, at)| h == hash && stored(at) == &key[..]))
+        .is_some()
+        {
+            return true;
+        }
+        let at = self.keys.len() as u32;
+        self.keys.extend_from_slice(&self.key);
+        self.table.insert_unique(hash, (hash, at), |&(h, _)| h);
+        false
+    }
 }
 
 /// Which literals are done: bit `i` of `pos` for positive literal `i`, of
@@ -94,6 +189,7 @@ impl Grounder {
             env: vec![None; rule.vars],
             body: Vec::new(),
             order: Vec::new(),
+            explored: rels.uses.as_ref().map(|_| Explored::default()),
         };
         self.join(&mut join, Done { pos: 0, cmp: 0 })
     }
@@ -147,9 +243,9 @@ impl Grounder {
         let (pat, value) = match step {
             CmpStep::Test => {
                 // A test of open values is decided at play time.
-                if c.role == CmpRole::Test
-                    || self.compare(c.op, &c.left, &c.right, &j.env) != c.negated
-                {
+                let holds = c.role == CmpRole::Test
+                    || self.compare(c.op, &c.left, &c.right, &j.env) != c.negated;
+                if holds && !explored_before(j, next, Read::Cmp(i)) {
                     self.join(j, next)?;
                 }
                 return Ok(());
@@ -164,7 +260,9 @@ impl Grounder {
             return Err(self.too_big(rule.span, Reached::Depth));
         }
         let mut trail = Vec::new();
-        if unify(pat, v, &mut j.env, &mut trail, &self.terms) {
+        if unify(pat, v, &mut j.env, &mut trail, &self.terms)
+            && !explored_before(j, next, Read::Cmp(i))
+        {
             self.join(j, next)?;
         }
         for v in trail {
@@ -207,7 +305,7 @@ impl Grounder {
                 .iter()
                 .zip(fact)
                 .all(|(p, &t)| unify(p, t, &mut j.env, &mut trail, &self.terms));
-            if matched {
+            if matched && !explored_before(j, next, Read::Pos(i)) {
                 j.body.push(self.rels[rel].atoms[f as usize]);
                 j.order.push(i);
                 self.join(j, next)?;
@@ -417,6 +515,40 @@ impl Grounder {
         };
         self.terms.satisfies(op, a, b)
     }
+}
+
+/// The literal just matched: positive literal `i` or comparison `i`.
+#[derive(Clone, Copy)]
+enum Read {
+    Pos(usize),
+    Cmp(usize),
+}
+
+/// For a join that makes atoms only: whether the branch reached by
+/// matching `read` (the literals of `done` now matched) was explored
+/// before, recording it if not. Only a match after which one of its
+/// variables is dead can repeat a branch with other bindings.
+fn explored_before(j: &mut Join, done: Done, read: Read) -> bool {
+    let (Some(uses), Some(explored)) = (j.rels.uses.as_ref(), j.explored.as_mut()) else {
+        return false;
+    };
+    let vars = match read {
+        Read::Pos(i) => &uses.pos_vars[i],
+        Read::Cmp(i) => &uses.cmp_vars[i],
+    };
+    if vars.iter().all(|&v| uses.live(v, done)) {
+        return false;
+    }
+    explored.key.clear();
+    explored.key.push(done.pos as u32);
+    explored.key.push((done.pos >> 32) as u32);
+    explored.key.push(done.cmp as u32);
+    explored.key.push((done.cmp >> 32) as u32);
+    for (v, binding) in j.env.iter().enumerate() {
+        let live = binding.filter(|_| uses.live(v as u32, done));
+        explored.key.push(live.map_or(u32::MAX, |t| t.0));
+    }
+    explored.seen()
 }
 
 /// The bound paths of a literal and the terms there, for an index lookup.

@@ -102,6 +102,9 @@ pub struct Ground {
     pub numbers: numbers::Numbers,
     /// The steps grounding took ([`estimate::effort`]).
     pub effort: estimate::Effort,
+    /// The rule instances found: one per ground rule, or for the relaxed
+    /// model alone ([`relaxed_model`]) those its joins reached.
+    pub instances: usize,
 }
 
 /// Sizes of a ground program, for `check --explain`.
@@ -244,9 +247,35 @@ pub enum Integers {
     Ground,
 }
 
+/// What a grounding makes: the ground program, or only its atoms (the
+/// relaxed model), whose joins need not enumerate every rule instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Output {
+    Program,
+    Atoms,
+}
+
 /// Grounds a checked program, integers computed from the state left open.
 pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, GroundError> {
     ground_with(program, limits, Integers::Open)
+}
+
+/// The relaxed model of a checked program alone, integers ground: a
+/// [`Ground`] with every atom and no rules (its `instances` are those the
+/// joins reached). A join stops enumerating the bindings of variables that
+/// neither the head nor a literal left reads, so a rule that joins
+/// independent facts to make a few atoms costs about as much as its atoms.
+pub fn relaxed_model(program: &Program, limits: &Limits) -> Result<Ground, GroundError> {
+    match ground_once(program, limits, Integers::Ground, Output::Atoms, &[]) {
+        Ok(ground) => Ok(ground),
+        Err(Retry::Failed(e)) => Err(e),
+        // Integers ground leave no integer open.
+        Err(Retry::KeepGround(_)) => Err(vec![Diagnostic::global(
+            codes::GROUNDING,
+            "internal error: an integer is open in a grounding with integers ground",
+        )]
+        .into()),
+    }
 }
 
 /// Grounds a checked program. A relation whose open integer turns out to
@@ -260,7 +289,7 @@ pub fn ground_with(
 ) -> Result<Ground, GroundError> {
     let mut kept_ground = Vec::new();
     loop {
-        match ground_once(program, limits, integers, &kept_ground) {
+        match ground_once(program, limits, integers, Output::Program, &kept_ground) {
             Err(Retry::KeepGround(rel)) if !kept_ground.contains(&rel) => kept_ground.push(rel),
             Err(Retry::KeepGround(_)) => {
                 return Err(vec![Diagnostic::global(
@@ -293,6 +322,7 @@ fn ground_once(
     program: &Program,
     limits: &Limits,
     integers: Integers,
+    output: Output,
     kept_ground: &[RelKey],
 ) -> Result<Ground, Retry> {
     let (rewritten, mut specs) = aggregate::rewrite(program);
@@ -309,6 +339,8 @@ fn ground_once(
         pending_rels: Vec::new(),
         pending_args: Vec::new(),
         limits: *limits,
+        output,
+        instances: 0,
         work: 0,
         extents: Vec::new(),
         symbols: program.symbols.clone(),
@@ -349,6 +381,7 @@ fn ground_once(
             pos: r.pos.iter().map(|a| g.rel(a.rel)).collect(),
             neg: r.neg.iter().map(|a| g.rel(a.rel)).collect(),
             watch: false,
+            uses: (output == Output::Atoms).then(|| join::Uses::of(r)),
         })
         .collect();
     let watched = cycles::watched(&rules, &rule_rels, g.rels.len());
@@ -391,6 +424,9 @@ struct Grounder {
     pending_rels: Vec<u32>,
     pending_args: Vec<TermId>,
     limits: Limits,
+    output: Output,
+    /// Rule instances (bridges left out) the joins reached.
+    instances: usize,
     /// Candidate facts tried by the joins so far.
     work: u64,
     /// The extent of the term table at the start of each round (round 0:
@@ -438,6 +474,8 @@ struct RuleRels {
     /// Whether the rule may close a cycle through negation, so that its
     /// ground instances are kept for [`cycles::negative_cycle`].
     watch: bool,
+    /// Where the rule reads each variable, when only atoms are made.
+    uses: Option<join::Uses>,
 }
 
 impl Grounder {
@@ -547,7 +585,11 @@ impl Grounder {
              facts tried (limit {}) in {} round{}",
             self.atoms.len(),
             limits.max_atoms,
-            self.heads.len(),
+            // The relaxed model alone records no rules: its instances.
+            match self.output {
+                Output::Program => self.heads.len(),
+                Output::Atoms => self.instances,
+            },
             limits.max_rules,
             self.work,
             limits.max_work,
@@ -722,6 +764,10 @@ impl Grounder {
         if rule.bridge {
             return Ok(());
         }
+        self.instances += 1;
+        if self.output == Output::Atoms {
+            return Ok(());
+        }
         if numeric && self.open_mask(rule.head.rel) != 0 {
             self.record_head_values(rule, head_atom)?;
         }
@@ -782,6 +828,7 @@ impl Grounder {
     /// an atom outside it never holds, so its negation is dropped.
     fn finish(self, syntax: Syntax) -> Ground {
         let effort = self.effort();
+        let instances = self.instances;
         let mut offset = 0;
         let resolved: Vec<Option<AtomId>> = self
             .pending_rels
@@ -827,6 +874,7 @@ impl Grounder {
             lits,
             numbers: self.num.finish(),
             effort,
+            instances,
         }
     }
 }

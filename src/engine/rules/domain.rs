@@ -7,13 +7,16 @@
 //! negative literals dropped, so the relaxed model over-approximates every
 //! state fact and move (`true` from `init` and `next`, `does` from `legal`,
 //! as the grounder's bridge rules say); relations read only under `not`
-//! are never grounded. A cone too large to ground this way gets its
-//! domains per argument position instead ([`positions`](super::positions)).
+//! are never grounded, and so are `distinct`s between two variables the
+//! head does not read (they would keep those variables alive in the join,
+//! which enumerates only what the head atoms need: [`ground::relaxed_model`]).
+//! A cone too large to ground this way gets its domains per argument
+//! position instead ([`positions`](super::positions)).
 
 use crate::diag::Diagnostic;
 use crate::gdl::{Names, Relation};
-use crate::ground::{self, GroundStats, Integers, Limits, TermId, TermTable};
-use crate::syntax::{Atom, CmpOp, Literal, Program, Rule, Sym, Symbols, Term};
+use crate::ground::{self, GroundStats, Limits, TermId, TermTable};
+use crate::syntax::{Atom, CmpOp, Literal, Program, Rule, Sym, Symbols, Term, TermKind};
 use rustc_hash::FxHashSet;
 
 /// Every base fact and move the game can ever have.
@@ -70,8 +73,7 @@ fn ground_relaxed(
     slim: Slim,
 ) -> Result<(Domain, TermTable, Symbols), Vec<Diagnostic>> {
     let names = Names::new(&program.symbols);
-    // The domains need no numbers at play time: integers are ground.
-    let g = ground::ground_with(&relaxed(program, &names, slim), limits, Integers::Ground)?;
+    let g = ground::relaxed_model(&relaxed(program, &names, slim), limits)?;
     let kind = |rel: Sym, arity: usize| names.atom(rel, arity);
     let mut base: Vec<TermId> = (g.atoms.iter())
         .filter(|a| kind(a.rel, a.args.len()) == Some(Relation::True))
@@ -82,7 +84,10 @@ fn ground_relaxed(
         .filter(|a| kind(a.rel, a.args.len()) == Some(Relation::Legal))
         .map(|a| (a.args[0], a.args[1]))
         .collect();
-    let stats = g.stats();
+    let stats = GroundStats {
+        rules: g.instances,
+        ..g.stats()
+    };
     let domain = Domain { base, moves, stats };
     Ok((domain, g.terms, g.symbols))
 }
@@ -102,6 +107,7 @@ fn relaxed(program: &Program, names: &Names, slim: Slim) -> Program {
     let mut rules: Vec<Rule> = (program.rules.iter())
         .map(|r| {
             let mut body = without_negation(&r.body);
+            drop_distinct_unread(&r.head, &mut body);
             let reserved = names.atom(r.head.rel, r.head.args.len()).is_some();
             if slim == Slim::All || (slim == Slim::Reserved && reserved) {
                 drop_unneeded(&r.head, &mut body);
@@ -115,12 +121,108 @@ fn relaxed(program: &Program, names: &Names, slim: Slim) -> Program {
         .collect();
     let cone = positive_cone(&rules, names);
     rules.retain(|r| cone.contains(&(r.head.rel, r.head.args.len())));
+    let mut symbols = program.symbols.clone();
+    restrict_to_demand(&mut rules, &mut symbols, names);
     Program {
         syntax: program.syntax,
-        symbols: program.symbols.clone(),
+        symbols,
         rules,
         meta: program.meta.clone(),
     }
+}
+
+/// Restricts each helper relation whose readers all name some of its
+/// arguments with ground terms to the atoms they can read: a relation
+/// `_demand_K` holds those arguments of every reader, and every rule of the
+/// helper reads it first (`stones(red, P) :- count(e3, e4, f3, f4, red, P)`
+/// makes `count` for those five cells and that player only, not for every
+/// four cells of the board). The readers match no other atom, so the
+/// model stays an over-approximation where it matters.
+fn restrict_to_demand(rules: &mut Vec<Rule>, symbols: &mut Symbols, names: &Names) {
+    let mut readers: Vec<Atom> = Vec::new();
+    for rule in rules.iter() {
+        positive_literals(&rule.body, &mut readers);
+    }
+    let derived: FxHashSet<(Sym, usize)> = (rules.iter())
+        .filter(|r| !r.body.is_empty())
+        .map(|r| (r.head.rel, r.head.args.len()))
+        .collect();
+    let mut keys: Vec<(Sym, usize)> = derived
+        .into_iter()
+        .filter(|&(rel, arity)| names.atom(rel, arity).is_none())
+        .collect();
+    keys.sort_unstable();
+    let mut restrictions = Vec::new();
+    for (rel, arity) in keys {
+        let reads: Vec<&Atom> = (readers.iter())
+            .filter(|a| a.rel == rel && a.args.len() == arity)
+            .collect();
+        let ground_at: Vec<usize> = (0..arity)
+            .filter(|&i| reads.iter().all(|a| is_ground(&a.args[i])))
+            .collect();
+        let name = format!("_demand_{}", restrictions.len());
+        if reads.is_empty() || ground_at.is_empty() || symbols.get(&name).is_some() {
+            continue;
+        }
+        let demand = symbols.intern(&name);
+        let facts: Vec<Rule> = (reads.iter())
+            .map(|a| Rule {
+                head: demanded(demand, &ground_at, a),
+                body: Vec::new(),
+                span: a.span,
+            })
+            .collect();
+        restrictions.push(((rel, arity), demand, ground_at, facts));
+    }
+    for ((rel, arity), demand, ground_at, facts) in restrictions {
+        for rule in rules.iter_mut() {
+            if rule.head.rel == rel && rule.head.args.len() == arity && !rule.body.is_empty() {
+                let guard = demanded(demand, &ground_at, &rule.head);
+                rule.body.insert(0, Literal::Pos(guard));
+            }
+        }
+        rules.extend(facts);
+    }
+}
+
+/// The atom of relation `demand` with the arguments of `a` at `at`.
+fn demanded(demand: Sym, at: &[usize], a: &Atom) -> Atom {
+    Atom {
+        rel: demand,
+        args: at.iter().map(|&i| a.args[i].clone()).collect(),
+        span: a.span,
+    }
+}
+
+/// Pushes every positive atom of a body, in disjunctions and aggregates too.
+fn positive_literals(body: &[Literal], out: &mut Vec<Atom>) {
+    for lit in body {
+        match lit {
+            Literal::Pos(a) => out.push(a.clone()),
+            Literal::Or(alts, _) => alts.iter().for_each(|alt| positive_literals(alt, out)),
+            Literal::Agg(agg) => positive_literals(&agg.body, out),
+            Literal::Not(..) | Literal::Cmp(..) => {}
+        }
+    }
+}
+
+fn is_ground(t: &Term) -> bool {
+    let mut ground = true;
+    t.for_each_var(&mut |_, _| ground = false);
+    ground
+}
+
+/// Drops the `distinct`s between two variables that the head does not
+/// read: dropping a test only over-approximates, and such a test keeps
+/// both variables alive in the join until both are bound (four cells
+/// pairwise distinct: every quadruple of cells instead of each cell once).
+fn drop_distinct_unread(head: &Atom, body: &mut Vec<Literal>) {
+    let mut read = FxHashSet::default();
+    head.for_each_var(&mut |v, _| {
+        read.insert(v);
+    });
+    let unread = |t: &Term| matches!(t.kind, TermKind::Var(v) if !read.contains(&v));
+    body.retain(|lit| !matches!(lit, Literal::Cmp(CmpOp::Ne, a, b, _) if unread(a) && unread(b)));
 }
 
 /// Keeps of a body the positive literals that cover the head's variables,

@@ -178,12 +178,12 @@ pub fn build(program: &Program, limits: &Limits) -> Result<Built, Vec<Diagnostic
     }
     let symbols = program.symbols.clone();
     let mut game = prepare_game(program, TermTable::default(), symbols)?;
-    if let Ok(domain) = positions::domain_by_position(&mut game, &positions::small(limits)) {
+    if let Ok(domain) = positions::domain_by_position(&mut game, &positions::small(limits), false) {
         return assemble(game, domain);
     }
     match domain::ground_slimmed(program, limits) {
         Ok((domain, terms, symbols)) => assemble(prepare_game(program, terms, symbols)?, domain),
-        Err(errors) => match positions::domain_by_position(&mut game, limits) {
+        Err(errors) => match positions::domain_by_position(&mut game, limits, true) {
             Ok(domain) => assemble(game, domain),
             Err(why) => Err(with_note(errors, &why)),
         },

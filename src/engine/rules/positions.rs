@@ -7,7 +7,9 @@
 //! In: a game's prepared [`Rules`](super::Rules) and term table. Out: a
 //! [`Domain`] (every base fact a state may hold, every move a role may
 //! make). Holds: the static relations (reading neither `true` nor `does`)
-//! are answered exactly by the rule evaluator, negation included; every
+//! are answered exactly by the rule evaluator, negation included, each
+//! within [`STATIC_WORK`] (past it the first attempt fails, and the last
+//! gives that relation values per position like the others); every
 //! other relation of the positive cone of `legal` and `next` gets one set
 //! of values per argument position, the least fixpoint of two steps. A
 //! variable of a rule ranges over the values that every positive body
@@ -49,48 +51,37 @@ pub fn small(limits: &Limits) -> Limits {
 /// Computes the domains of `game` per argument position (its `base` and
 /// moves are not read); the terms the domains name are added to
 /// `game.terms`. `Err` says why the game needs the relaxed model instead.
-pub fn domain_by_position(game: &mut RuleGame, limits: &Limits) -> Result<Domain, String> {
-    let cone = positive_cone(game);
+pub fn domain_by_position(
+    game: &mut RuleGame,
+    limits: &Limits,
+    loosen: bool,
+) -> Result<Domain, String> {
     let rules = &game.rules;
-    let mut places: Vec<Vec<Values>> = (rules.rels.iter())
-        .map(|&(_, arity)| vec![Values::default(); arity])
-        .collect();
-    let mut holds = vec![false; rules.rels.len()];
-    let mut statics = Vec::new();
-    for (rel, &in_cone) in cone.iter().enumerate() {
-        if !in_cone {
-            continue;
-        }
-        let is_aggregate = rules.agg_of.contains_key(&(rel as u32)) || rules.guard[rel];
-        match rules.level[rel] {
-            Level::Static => statics.push(rel as u32),
-            _ if is_aggregate => {
-                return Err("an aggregate that changes with the state".to_string());
-            }
-            _ => {}
-        }
-    }
-    // The static relations, exactly: one call with every argument free.
-    let mut pairs: Pairs = Pairs::default();
-    let terms = {
-        let mut eval = Evaluator::new(game, game.terms.clone());
-        eval.load(&[0]);
-        for &rel in &statics {
-            let arity = rules.rels[rel as usize].1;
-            let answers = eval
-                .ask(rel, &vec![None; arity])
-                .map_err(|s| s.to_string())?;
-            holds[rel as usize] = !answers.is_empty();
-            for answer in answers.chunks(arity.max(1)).filter(|_| arity > 0) {
-                for (p, &t) in answer.iter().enumerate() {
-                    places[rel as usize][p].insert(t);
-                }
-                if Some(rel) == rules.special.legal {
-                    pairs.insert((answer[0], answer[1]));
-                }
+    // A static relation too large to answer exactly gets values per
+    // position too (mummymaze's `direction-from`: every pair of points of
+    // a 51 by 51 grid and the direction between them, millions of answers).
+    let mut loose = vec![false; rules.rels.len()];
+    let (
+        cone,
+        Exact {
+            places,
+            holds,
+            pairs,
+            terms,
+        },
+    ) = loop {
+        let cone = positive_cone(game, &loose);
+        match exact_statics(game, &cone, &loose)? {
+            Ok(exact) => break (cone, exact),
+            Err(rel) if loosen => loose[rel as usize] = true,
+            Err(rel) => {
+                let name = game.symbols.name(rules.rels[rel as usize].0);
+                return Err(format!(
+                    "the static relation `{name}` has more answers than the domains per \
+                     position take exactly"
+                ));
             }
         }
-        eval.into_terms()
     };
     let mut run = Run {
         terms,
@@ -111,7 +102,7 @@ pub fn domain_by_position(game: &mut RuleGame, limits: &Limits) -> Result<Domain
         .filter(|&r| {
             let head = rules.rules[r].head.rel;
             let rel = rules.rel_ids[&head] as usize;
-            cone[rel] && rules.level[rel] != Level::Static
+            cone[rel] && (rules.level[rel] != Level::Static || loose[rel])
         })
         .collect();
     let mut last_run = vec![0u64; rules.rules.len()];
@@ -162,9 +153,82 @@ pub fn domain_by_position(game: &mut RuleGame, limits: &Limits) -> Result<Domain
 
 type Pairs = IndexSet<(TermId, TermId), FxBuildHasher>;
 
+/// Candidate facts the exact answers of one static relation may cost
+/// before it gets values per position instead.
+const STATIC_WORK: u64 = 1_000_000;
+
+/// The static relations' answers: per relation, per argument position,
+/// the values; whether a relation without arguments holds; the `legal`
+/// pairs; the term table they are in.
+struct Exact {
+    places: Vec<Vec<Values>>,
+    holds: Vec<bool>,
+    pairs: Pairs,
+    terms: TermTable,
+}
+
+/// Answers the static relations of `cone` (but the `loose` ones) exactly:
+/// one call each with every argument free. `Ok(Err(rel))` for a relation
+/// that costs more than [`STATIC_WORK`] (not an aggregate's: the values
+/// per position do not fold aggregates).
+fn exact_statics(
+    game: &RuleGame,
+    cone: &[bool],
+    loose: &[bool],
+) -> Result<Result<Exact, u32>, String> {
+    let rules = &game.rules;
+    let mut places: Vec<Vec<Values>> = (rules.rels.iter())
+        .map(|&(_, arity)| vec![Values::default(); arity])
+        .collect();
+    let mut holds = vec![false; rules.rels.len()];
+    let mut statics = Vec::new();
+    for (rel, &in_cone) in cone.iter().enumerate() {
+        if !in_cone {
+            continue;
+        }
+        let is_aggregate = rules.agg_of.contains_key(&(rel as u32)) || rules.guard[rel];
+        match rules.level[rel] {
+            Level::Static if !loose[rel] => statics.push((rel as u32, is_aggregate)),
+            Level::Static => {}
+            _ if is_aggregate => {
+                return Err("an aggregate that changes with the state".to_string());
+            }
+            _ => {}
+        }
+    }
+    let mut pairs: Pairs = Pairs::default();
+    let mut eval = Evaluator::new(game, game.terms.clone());
+    eval.load(&[0]);
+    for &(rel, is_aggregate) in &statics {
+        let arity = rules.rels[rel as usize].1;
+        eval.set_work_cap(eval.work().saturating_add(STATIC_WORK));
+        let answers = match eval.ask(rel, &vec![None; arity]) {
+            Ok(answers) => answers,
+            Err(_) if !is_aggregate => return Ok(Err(rel)),
+            Err(stop) => return Err(stop.to_string()),
+        };
+        holds[rel as usize] = !answers.is_empty();
+        for answer in answers.chunks(arity.max(1)).filter(|_| arity > 0) {
+            for (p, &t) in answer.iter().enumerate() {
+                places[rel as usize][p].insert(t);
+            }
+            if Some(rel) == rules.special.legal {
+                pairs.insert((answer[0], answer[1]));
+            }
+        }
+    }
+    Ok(Ok(Exact {
+        places,
+        holds,
+        pairs,
+        terms: eval.into_terms(),
+    }))
+}
+
 /// The relations `legal` and `next` depend on through positive literals
-/// (`true` and `does` through `init`, `next` and `legal`), by number.
-fn positive_cone(game: &RuleGame) -> Vec<bool> {
+/// (`true` and `does` through `init`, `next` and `legal`), by number; what
+/// a static relation reads only if it is `loose`.
+fn positive_cone(game: &RuleGame, loose: &[bool]) -> Vec<bool> {
     let rules = &game.rules;
     let s = &rules.special;
     let init = init_relation(game);
@@ -176,7 +240,7 @@ fn positive_cone(game: &RuleGame) -> Vec<bool> {
     while let Some(rel) = stack.pop() {
         // A static relation is answered exactly: what it reads is not needed.
         if std::mem::replace(&mut cone[rel as usize], true)
-            || rules.level[rel as usize] == Level::Static
+            || (rules.level[rel as usize] == Level::Static && !loose[rel as usize])
         {
             continue;
         }
