@@ -33,7 +33,7 @@ pub fn written_values(program: &Program) -> Vec<Diagnostic> {
             "weight" => ("weight", "move"),
             _ => continue,
         };
-        if !is_ground(value) || is_integer(value, program.syntax, symbols) {
+        if !value.has_no_vars() || is_integer(value, program.syntax, symbols) {
             continue;
         }
         errors.push(Diagnostic::error(
@@ -47,12 +47,6 @@ pub fn written_values(program: &Program) -> Vec<Diagnostic> {
         ));
     }
     errors
-}
-
-fn is_ground(t: &Term) -> bool {
-    let mut ground = true;
-    t.for_each_var(&mut |_, _| ground = false);
-    ground
 }
 
 /// Whether a ground term is an integer: an integer literal, or in KIF a

@@ -136,6 +136,17 @@ impl Term {
         }
     }
 
+    /// Whether the term has no variable (arithmetic over constants counts
+    /// as variable-free).
+    pub fn has_no_vars(&self) -> bool {
+        match &self.kind {
+            TermKind::Var(_) => false,
+            TermKind::Const(_) | TermKind::Int(_) => true,
+            TermKind::App(_, args) => args.iter().all(Term::has_no_vars),
+            TermKind::Arith(_, a, b) => a.has_no_vars() && b.has_no_vars(),
+        }
+    }
+
     pub fn has_arith(&self) -> bool {
         match &self.kind {
             TermKind::Arith(..) => true,

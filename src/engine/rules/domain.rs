@@ -141,7 +141,7 @@ fn relaxed(program: &Program, names: &Names, slim: Slim) -> Program {
 fn restrict_to_demand(rules: &mut Vec<Rule>, symbols: &mut Symbols, names: &Names) {
     let mut readers: Vec<Atom> = Vec::new();
     for rule in rules.iter() {
-        positive_literals(&rule.body, &mut readers);
+        for_each_positive_atom(&rule.body, &mut |a| readers.push(a.clone()));
     }
     let derived: FxHashSet<(Sym, usize)> = (rules.iter())
         .filter(|r| !r.body.is_empty())
@@ -158,7 +158,7 @@ fn restrict_to_demand(rules: &mut Vec<Rule>, symbols: &mut Symbols, names: &Name
             .filter(|a| a.rel == rel && a.args.len() == arity)
             .collect();
         let ground_at: Vec<usize> = (0..arity)
-            .filter(|&i| reads.iter().all(|a| is_ground(&a.args[i])))
+            .filter(|&i| reads.iter().all(|a| a.args[i].has_no_vars()))
             .collect();
         let name = format!("_demand_{}", restrictions.len());
         if reads.is_empty() || ground_at.is_empty() || symbols.get(&name).is_some() {
@@ -194,22 +194,18 @@ fn demanded(demand: Sym, at: &[usize], a: &Atom) -> Atom {
     }
 }
 
-/// Pushes every positive atom of a body, in disjunctions and aggregates too.
-fn positive_literals(body: &[Literal], out: &mut Vec<Atom>) {
+/// Calls `f` on every positive atom of a body, in disjunctions and
+/// aggregates too (the values an aggregate can take come from its inner
+/// relations).
+fn for_each_positive_atom<'a>(body: &'a [Literal], f: &mut impl FnMut(&'a Atom)) {
     for lit in body {
         match lit {
-            Literal::Pos(a) => out.push(a.clone()),
-            Literal::Or(alts, _) => alts.iter().for_each(|alt| positive_literals(alt, out)),
-            Literal::Agg(agg) => positive_literals(&agg.body, out),
+            Literal::Pos(a) => f(a),
+            Literal::Or(alts, _) => alts.iter().for_each(|alt| for_each_positive_atom(alt, f)),
+            Literal::Agg(agg) => for_each_positive_atom(&agg.body, f),
             Literal::Not(..) | Literal::Cmp(..) => {}
         }
     }
-}
-
-fn is_ground(t: &Term) -> bool {
-    let mut ground = true;
-    t.for_each_var(&mut |_, _| ground = false);
-    ground
 }
 
 /// Drops the `distinct`s between two variables that the head does not
@@ -345,25 +341,13 @@ fn positive_cone(rules: &[Rule], names: &Names) -> FxHashSet<(Sym, usize)> {
         let before = cone.len();
         for rule in rules {
             if cone.contains(&(rule.head.rel, rule.head.args.len())) {
-                positive_atoms(&rule.body, &mut cone);
+                for_each_positive_atom(&rule.body, &mut |a| {
+                    cone.insert((a.rel, a.args.len()));
+                });
             }
         }
         if cone.len() == before {
             return cone;
-        }
-    }
-}
-
-fn positive_atoms(body: &[Literal], out: &mut FxHashSet<(Sym, usize)>) {
-    for lit in body {
-        match lit {
-            Literal::Pos(a) => {
-                out.insert((a.rel, a.args.len()));
-            }
-            Literal::Or(alts, _) => alts.iter().for_each(|alt| positive_atoms(alt, out)),
-            // The values an aggregate can take come from its inner relations.
-            Literal::Agg(agg) => positive_atoms(&agg.body, out),
-            Literal::Not(..) | Literal::Cmp(..) => {}
         }
     }
 }
