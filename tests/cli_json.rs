@@ -234,6 +234,7 @@ fn bench_json_fields() {
         [
             "bad_goals",
             "chance",
+            "engine",
             "mean_goals",
             "mean_length",
             "playouts",
@@ -242,6 +243,8 @@ fn bench_json_fields() {
             "unfinished"
         ]
     );
+    // Its trial's word work is not under a third of its flips.
+    assert_eq!(b.field("engine"), &Json::Str("incremental".to_string()));
     assert_eq!(b.field("playouts").num(), 200.0);
     assert_eq!(b.field("unfinished").num(), 0.0);
     assert_eq!(b.field("bad_goals").num(), 0.0);

@@ -4,7 +4,7 @@
 //! probabilities the rules declare ([`super::chance`]).
 
 use super::chance::{self, Tally};
-use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, json_string, open_game};
+use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, json_string, open_for_playouts};
 use crate::engine::{End, EngineError, Game};
 use crate::front::engine_error;
 use rand::SeedableRng;
@@ -128,7 +128,7 @@ fn run_share(game: &Game, share: Share, done: &AtomicU64) -> Result<Totals, Engi
 }
 
 pub fn run(args: Args) -> i32 {
-    let loaded = match open_game(&args.game) {
+    let loaded = match open_for_playouts(&args.game) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -266,7 +266,8 @@ impl Report {
             })
             .collect();
         format!(
-            "{{\"playouts\":{},\"unfinished\":{},\"bad_goals\":{},\"seconds\":{:.6},\"playouts_per_sec\":{:.2},\"mean_length\":{},\"mean_goals\":{{{}}},\"chance\":{}}}",
+            "{{\"engine\":{},\"playouts\":{},\"unfinished\":{},\"bad_goals\":{},\"seconds\":{:.6},\"playouts_per_sec\":{:.2},\"mean_length\":{},\"mean_goals\":{{{}}},\"chance\":{}}}",
+            json_string(game.engine().name()),
             total.playouts,
             total.unfinished,
             total.bad_goals,

@@ -140,6 +140,17 @@ fn print_summary(path: &Path, loaded: &Loaded, observed: &Observed) {
         game.engine().name(),
         loaded.choice.explain()
     ));
+    if let Some(t) = game.playout_work() {
+        let engine = match t.words_pay_off() {
+            true => "words",
+            false => "incremental",
+        };
+        text.push_str(&format!(
+            "  playout work   {} flips and readers, {} word operations per joint move: \
+             bench and match play on {engine}\n",
+            t.flips, t.words
+        ));
+    }
     // The game's symbols extend the program's, so the ids are the same.
     for (i, stratum) in summary.strata.iter().enumerate() {
         let mut names: Vec<&str> = stratum.iter().map(|s| game.symbols.name(*s)).collect();

@@ -9,7 +9,7 @@
 //! per agent then measure strength, the lines per role seat advantage.
 //! Game `g` is played with seed `S + g`; a progress bar shows on a terminal.
 
-use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, json_string, open_game};
+use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, GameArgs, json_string, open_for_playouts};
 use crate::agent::tally::{Summary, Tally, result};
 use crate::agent::{self, Agent, duel};
 use crate::engine::{EngineError, Game};
@@ -54,7 +54,7 @@ struct Lineup {
 }
 
 pub fn run(args: Args) -> i32 {
-    let loaded = match open_game(&args.game) {
+    let loaded = match open_for_playouts(&args.game) {
         Ok(l) => l,
         Err(code) => return code,
     };

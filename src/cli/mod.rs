@@ -54,7 +54,7 @@ mod serve;
 
 use crate::diag::{self, Diagnostic};
 use crate::engine::EngineKind;
-use crate::load::Loaded;
+use crate::load::{Choice, Loaded};
 use crate::syntax::rules::is_param_value;
 use crate::syntax::{Overrides, SourceMap, Syntax};
 use clap::{Parser, Subcommand};
@@ -357,6 +357,17 @@ pub fn start_state(
 pub fn open_game(args: &GameArgs) -> Result<Loaded, i32> {
     let overrides = args.options.overrides_or_usage()?;
     open_file(&args.file, &args.options, &overrides)
+}
+
+/// Opens a game for many random playouts: unless an engine is asked for,
+/// on the compiled engine a short trial predicts cheaper
+/// ([`crate::engine::Game::prefer_cheaper_playouts`]).
+pub fn open_for_playouts(args: &GameArgs) -> Result<Loaded, i32> {
+    let mut loaded = open_game(args)?;
+    if loaded.choice != Choice::Asked {
+        loaded.game.prefer_cheaper_playouts();
+    }
+    Ok(loaded)
 }
 
 /// A string as a JSON string literal.

@@ -12,6 +12,7 @@ mod fixpoint;
 mod incremental;
 pub mod perft;
 mod rules;
+mod trial;
 pub mod values;
 mod words;
 
@@ -25,6 +26,7 @@ use incremental::{Counters, Propagation};
 use rand::{Rng, RngExt};
 pub use rules::QueryRules;
 use rules::{RuleGame, RuleMachine};
+pub use trial::Trial;
 use words::{WordMachine, WordProgram};
 
 /// A game state: the set of its true base facts.
@@ -468,6 +470,37 @@ impl Game {
 
     pub fn engine(&self) -> EngineKind {
         self.engine
+    }
+
+    /// The incremental and word engines' work per joint move over a short
+    /// trial of random playouts ([`trial`]), with the word program it ran:
+    /// `None` off the incremental engine, for a game the word engine does
+    /// not take, and for one with no move to play.
+    fn playout_trial(&self) -> Option<(WordProgram, Trial)> {
+        if self.engine != EngineKind::Incremental {
+            return None;
+        }
+        let program = WordProgram::new(&self.net, &self.atoms, &self.terms, &self.symbols).ok()?;
+        let trial = trial::run(&self.net, &program)?;
+        Some((program, trial))
+    }
+
+    /// The trial's work per joint move (`check --explain` shows it).
+    pub fn playout_work(&self) -> Option<Trial> {
+        self.playout_trial().map(|(_, trial)| trial)
+    }
+
+    /// For a game about to play many playouts on the incremental engine:
+    /// moves it to the word engine when the trial predicts that cheaper
+    /// (docs/ENGINES.md, "Which engine runs playouts"). Returns the trial.
+    pub fn prefer_cheaper_playouts(&mut self) -> Option<Trial> {
+        let (program, trial) = self.playout_trial()?;
+        if trial.words_pay_off() {
+            self.words = Some(Box::new(program));
+            self.engine = EngineKind::Words;
+            self.initial_counters = None;
+        }
+        Some(trial)
     }
 
     /// Why the word engine does not take this game (`None` if it does).

@@ -94,6 +94,8 @@ struct Unit {
     ops: (u32, u32),
     /// The range of [`Units::heads`]: the words and exact bits it writes.
     heads: (u32, u32),
+    /// Its operations' [`Op::cost`], summed.
+    cost: u32,
 }
 
 /// The units of the view and then of the `after` phase, each phase in
@@ -210,9 +212,14 @@ impl Units {
                             false => unit_of_triggered[extra[k - own]] = unit,
                         }
                     }
+                    let cost = ops[first_op as usize..at as usize]
+                        .iter()
+                        .map(Op::cost)
+                        .sum();
                     out.units.push(Unit {
                         ops: (first_op, at),
                         heads: (first_head, out.heads.len() as u32),
+                        cost,
                     });
                 }
             }
@@ -300,6 +307,8 @@ pub struct WordProgram {
     terminal: u32,
     /// Copies of the `next` slots into the next state (by state word).
     next: Vec<Transfer>,
+    /// The work of running the view, and the `after` phase, whole.
+    whole_cost: (u64, u64),
     /// The initial state and a machine's bits once it is loaded and its
     /// `after` phase run with no moves (empty while compiling).
     initial: (Vec<u64>, Vec<u64>),
@@ -326,6 +335,9 @@ pub struct WordMachine {
     /// before.
     scheduled: Vec<u64>,
     saved: Vec<u64>,
+    /// The work done so far: [`Op::cost`] per operation run, plus one per
+    /// word copied in or out and per `legal` word read.
+    work: u64,
 }
 
 /// The shape of a term: its functors and arities, not its constants.
@@ -952,9 +964,12 @@ impl WordProgram {
             legal,
             terminal: layout.position[net.terminal as usize],
             next,
+            whole_cost: (0, 0),
             position: layout.position,
             initial: (Vec::new(), Vec::new()),
         };
+        let whole = |phase: &Phase| phase.levels.iter().map(|&(a, b)| program.cost(a, b)).sum();
+        program.whole_cost = (whole(&program.view), whole(&program.after));
         // The initial state loaded and its `after` phase run with no moves:
         // where every machine starts, and what a playout's start restores.
         let mut state = vec![0u64; net.base.len().div_ceil(64).max(1)];
@@ -1001,6 +1016,12 @@ fn role_legal(
 }
 
 impl Op {
+    /// The operation's work: one, plus one per gate, plus one per windowed
+    /// literal and chunk (the counts [`WordMachine::work`] adds up).
+    fn cost(&self) -> u32 {
+        1 + self.gates + self.chunks * (self.end - self.start - self.gates)
+    }
+
     /// The words the operation writes, with the exact bits.
     fn heads(&self, masks: &[u64]) -> Vec<(u32, u64)> {
         let head = 64 * self.head_word + self.head_shift;
@@ -1078,6 +1099,7 @@ impl WordProgram {
             next_held: false,
             scheduled: vec![0; self.units.units.len().div_ceil(64)],
             saved: vec![0; self.units.widest.max(self.base_clear.len())],
+            work: 0,
         }
     }
 
@@ -1130,9 +1152,34 @@ impl WordProgram {
         }
     }
 
-    /// Marks the units reading any of the `changed` bits of word `w` to run.
+    /// The work of running the operations `ops[start..end]`.
+    fn cost(&self, start: u32, end: u32) -> u64 {
+        let ops = &self.ops[start as usize..end as usize];
+        ops.iter().map(|op| u64::from(op.cost())).sum()
+    }
+
+    /// A machine's bit array.
+    pub fn bits<'m>(&self, m: &'m WordMachine) -> &'m [u64] {
+        &m.bits
+    }
+
+    /// The slot at each placed bit.
+    pub fn slot_at_bit(&self) -> FxHashMap<u32, u32> {
+        (self.position.iter().enumerate())
+            .filter(|&(_, &bit)| bit != UNPLACED)
+            .map(|(s, &bit)| (bit, s as u32))
+            .collect()
+    }
+
+    /// The work a machine has done so far ([`WordMachine::work`]'s counts).
+    pub fn work(&self, m: &WordMachine) -> u64 {
+        m.work
+    }
+
+    /// Marks the units reading any of the `changed` bits of word `w` to run;
+    /// returns how many readers of the word it looked at (work).
     #[inline]
-    fn schedule(&self, scheduled: &mut [u64], w: u32, changed: u64) {
+    fn schedule(&self, scheduled: &mut [u64], w: u32, changed: u64) -> u64 {
         let units = &self.units;
         let readers = units.fanout_at[w as usize]..units.fanout_at[w as usize + 1];
         for &(u, reads) in &units.fanout[readers.start as usize..readers.end as usize] {
@@ -1140,6 +1187,7 @@ impl WordProgram {
                 scheduled[(u / 64) as usize] |= 1 << (u % 64);
             }
         }
+        u64::from(readers.end - readers.start)
     }
 
     /// Runs the scheduled units of `units` in order, each scheduling the
@@ -1152,6 +1200,7 @@ impl WordProgram {
             scheduled,
             saved,
             cursors,
+            work,
             ..
         } = m;
         for i in (units.start / 64) as usize..units.end.div_ceil(64) as usize {
@@ -1171,6 +1220,7 @@ impl WordProgram {
                     bits[w as usize] &= !mask;
                 }
                 self.run(bits, unit.ops.0, unit.ops.1);
+                *work += u64::from(unit.cost) + 2 * heads.len() as u64 + cursors.len() as u64;
                 for (i, next) in cursors.iter_mut() {
                     let rules = &self.does[*i as usize].1;
                     while rules.get(*next).is_some_and(|r| r.1 < u) {
@@ -1178,13 +1228,14 @@ impl WordProgram {
                     }
                     while let Some(&(_, _, start, end)) = rules.get(*next).filter(|r| r.1 == u) {
                         self.run(bits, start, end);
+                        *work += self.cost(start, end);
                         *next += 1;
                     }
                 }
                 for (&(w, mask), &old) in heads.iter().zip(saved.iter()) {
                     let changed = (bits[w as usize] & mask) ^ old;
                     if changed != 0 {
-                        self.schedule(scheduled, w, changed);
+                        *work += self.schedule(scheduled, w, changed);
                     }
                 }
             }
@@ -1222,16 +1273,21 @@ impl WordProgram {
         }
         // The machine's own `next` slots (apart from the base slots, which
         // the copies only set), or the state's words.
+        let copies = match own {
+            true => &self.reload,
+            false => &self.load,
+        };
+        m.work += copies.len() as u64;
         if own {
-            apply(bits, &self.reload, |bits, w| bits[w]);
+            apply(bits, copies, |bits, w| bits[w]);
         } else {
-            apply(bits, &self.load, |_, w| state[w]);
+            apply(bits, copies, |_, w| state[w]);
         }
         if incremental {
             for (&(w, mask), &old) in self.base_clear.iter().zip(m.saved.iter()) {
                 let changed = (m.bits[w as usize] & mask) ^ old;
                 if changed != 0 {
-                    self.schedule(&mut m.scheduled, w, changed);
+                    m.work += self.schedule(&mut m.scheduled, w, changed);
                 }
             }
             m.cursors.clear();
@@ -1239,9 +1295,15 @@ impl WordProgram {
         } else {
             let end = self.view.levels.last().map_or(0, |l| l.1);
             self.run(&mut m.bits, 0, end);
+            m.work += self.whole_cost.0;
             m.view_loaded = true;
         }
         self.legal_into(&m.bits, legal);
+        m.work += self
+            .legal
+            .iter()
+            .map(|role| role.words.len() as u64)
+            .sum::<u64>();
     }
 
     /// Every role's legal moves (in move order) from the loaded view.
@@ -1287,6 +1349,7 @@ impl WordProgram {
             moves,
             previous,
             scheduled,
+            work,
             ..
         } = &mut *m;
         std::mem::swap(moves, previous);
@@ -1314,7 +1377,7 @@ impl WordProgram {
                 }
                 if !other.contains(&i) {
                     let bit = bit_of(i);
-                    self.schedule(scheduled, bit / 64, 1 << (bit % 64));
+                    *work += self.schedule(scheduled, bit / 64, 1 << (bit % 64));
                 }
             }
             let all = self.units.units.len() as u32;
@@ -1323,6 +1386,7 @@ impl WordProgram {
             for &(w, mask) in &self.after.clear {
                 bits[w as usize] &= !mask;
             }
+            *work += self.whole_cost.1;
             for (l, &(start, end)) in self.after.levels.iter().enumerate() {
                 self.run(bits, start, end);
                 let level = l as u32 + 1;
@@ -1331,12 +1395,14 @@ impl WordProgram {
                     while let Some(&(_, _, start, end)) = rules.get(*next).filter(|r| r.0 == level)
                     {
                         self.run(bits, start, end);
+                        *work += self.cost(start, end);
                         *next += 1;
                     }
                 }
             }
             m.after_loaded = true;
         }
+        m.work += self.next.len() as u64;
         let bits = &m.bits;
         out.iter_mut().for_each(|w| *w = 0);
         for t in &self.next {

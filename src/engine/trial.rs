@@ -1,0 +1,115 @@
+//! Which compiled engine plays a game's playouts for the least work,
+//! decided from counts over a short trial.
+//!
+//! In: a compiled [`Net`] and its [`WordProgram`]. Out: a [`Trial`]: over
+//! seeded random playouts, each engine's work per joint move. The word
+//! engine counts its own ([`WordProgram::work`]). The incremental engine's
+//! is predicted from the slots that flip, which every engine computes
+//! alike: a flip visits the slot's readers. Holds: only counts, so the same
+//! game gets the same answer on every machine and at every load. The
+//! instructions behind one unit of either count differ up to threefold
+//! from game to game (cachegrind over the conformance, shipped and test
+//! games: docs/ENGINES.md, "Which engine runs playouts"), so the word
+//! engine is chosen only by a margin that keeps every game measured at
+//! least as fast.
+
+use super::compile::Net;
+use super::words::WordProgram;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Joint moves the trial plays, over as many playouts as that takes.
+const TRIAL_STEPS: u32 = 400;
+/// The longest trial playout: a game that does not end soon is restarted.
+const TRIAL_PLAYOUT: u32 = 200;
+
+/// The word engine plays when its work is less than the flips and
+/// readers over this. Measured, every game whose ratio of the two is
+/// below 0.56 ran faster on the word engine, and the first that ran slower
+/// was at 0.57; a third keeps a margin of 1.7 for games not measured.
+const MARGIN: u64 = 3;
+
+/// A trial's work per joint move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trial {
+    /// Slots flipped plus the readers they visit on the incremental engine.
+    pub flips: u64,
+    /// The word engine's own work.
+    pub words: u64,
+}
+
+impl Trial {
+    /// Whether the word engine is predicted to play for clearly fewer
+    /// instructions than the incremental engine.
+    pub fn words_pay_off(&self) -> bool {
+        self.words.saturating_mul(MARGIN) < self.flips
+    }
+}
+
+/// Plays the trial. `None` for a game with no joint move to play from its
+/// initial state.
+pub fn run(net: &Net, program: &WordProgram) -> Option<Trial> {
+    let mut readers = vec![0u64; net.slots];
+    for &lit in &net.lits {
+        readers[(lit >> 1) as usize] += 1;
+    }
+    let slot_at = program.slot_at_bit();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let mut machine = program.machine();
+    let mut initial = vec![0u64; net.base.len().div_ceil(64).max(1)];
+    for &i in &net.init {
+        initial[(i / 64) as usize] |= 1 << (i % 64);
+    }
+    let mut state = initial.clone();
+    let mut next = initial.clone();
+    let mut legal = vec![Vec::new(); net.roles.len()];
+    let mut does = Vec::with_capacity(net.roles.len());
+    program.load(&mut machine, &state, &mut legal);
+    let (mut steps, mut length, mut flips) = (0u32, 0u32, 0u64);
+    let start_work = program.work(&machine);
+    let mut before = program.bits(&machine).to_vec();
+    // Each flip since `before` visits its slot's readers.
+    let mut count_flips = |before: &mut Vec<u64>, after: &[u64]| {
+        for (w, (old, &new)) in before.iter_mut().zip(after).enumerate() {
+            let mut changed = *old ^ new;
+            while changed != 0 {
+                let bit = 64 * w as u32 + changed.trailing_zeros();
+                changed &= changed - 1;
+                if let Some(&slot) = slot_at.get(&bit) {
+                    flips += 1 + readers[slot as usize];
+                }
+            }
+            *old = new;
+        }
+    };
+    while steps < TRIAL_STEPS {
+        if program.is_terminal(&machine)
+            || length == TRIAL_PLAYOUT
+            || legal.iter().any(Vec::is_empty)
+        {
+            if length == 0 {
+                return None;
+            }
+            length = 0;
+            state.copy_from_slice(&initial);
+            program.load(&mut machine, &state, &mut legal);
+            before.copy_from_slice(program.bits(&machine));
+            continue;
+        }
+        does.clear();
+        for (role, moves) in net.roles.iter().zip(&legal) {
+            let m = moves[rng.random_range(0..moves.len())];
+            does.push(role.moves[m as usize].does);
+        }
+        program.next(&mut machine, does.iter().copied(), &mut next);
+        count_flips(&mut before, program.bits(&machine));
+        std::mem::swap(&mut state, &mut next);
+        program.load(&mut machine, &state, &mut legal);
+        count_flips(&mut before, program.bits(&machine));
+        (steps, length) = (steps + 1, length + 1);
+    }
+    Some(Trial {
+        flips: flips / u64::from(steps),
+        words: (program.work(&machine) - start_work) / u64::from(steps),
+    })
+}

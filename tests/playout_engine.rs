@@ -1,0 +1,99 @@
+//! The engine that plays many random playouts (`bench`, `match`): unless
+//! one is asked for, a short trial of counts moves a game from the
+//! incremental engine to the word engine when that does clearly less work
+//! (src/engine/trial.rs). The test game `tests/games/bite.kif` removes up
+//! to 64 squares in one move, which the word engine does in a few word
+//! operations; the pawn race moves one pawn, which it does not.
+
+mod common;
+
+use common::{explain_row, run};
+
+const BITE: &str = "tests/games/bite.kif";
+
+/// A field of `bench --json`'s object, as written.
+fn field<'a>(json: &'a str, name: &str) -> &'a str {
+    let key = format!("\"{name}\":");
+    let from = json.find(&key).expect("the field") + key.len();
+    let rest = &json[from..];
+    let end = rest.find([',', '}']).expect("the field's end");
+    &rest[..end]
+}
+
+#[test]
+fn the_trial_is_shown_by_check_explain() {
+    let (out, _, code) = run(&["check", BITE, "--explain", "--playouts", "0"], "");
+    assert_eq!(code, 0);
+    assert_eq!(
+        explain_row(&out, "playout work"),
+        Some(
+            "1310 flips and readers, 47 word operations per joint move: bench and match play on \
+             words"
+        )
+    );
+    let (out, _, code) = run(
+        &[
+            "check",
+            "games/pawn_whopping.rules",
+            "--explain",
+            "--playouts",
+            "0",
+        ],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        explain_row(&out, "playout work"),
+        Some(
+            "329 flips and readers, 406 word operations per joint move: bench and match play on \
+             incremental"
+        )
+    );
+}
+
+#[test]
+fn bench_plays_on_the_engine_the_trial_chose_with_the_same_playouts() {
+    let bench = |extra: &[&str]| {
+        let mut args = vec!["bench", BITE, "--playouts", "3000", "--seed", "2", "--json"];
+        args.extend_from_slice(extra);
+        let (out, err, code) = run(&args, "");
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let chosen = bench(&[]);
+    let asked = bench(&["--engine", "incremental"]);
+    assert_eq!(field(&chosen, "engine"), "\"words\"");
+    assert_eq!(field(&asked, "engine"), "\"incremental\"");
+    // One seed, so the same random games on either engine.
+    for name in ["mean_length", "unfinished", "bad_goals"] {
+        assert_eq!(field(&chosen, name), field(&asked, name), "{name}");
+    }
+    let goals = |json: &str| json[json.find("\"mean_goals\"").unwrap()..].to_string();
+    let (chosen_goals, asked_goals) = (goals(&chosen), goals(&asked));
+    assert_eq!(
+        chosen_goals[..chosen_goals.find('}').unwrap()],
+        asked_goals[..asked_goals.find('}').unwrap()]
+    );
+    let (out, _, _) = run(
+        &[
+            "bench",
+            "games/pawn_whopping.rules",
+            "--playouts",
+            "10",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(field(&out, "engine"), "\"incremental\"");
+}
+
+#[test]
+fn the_bite_game_counts_every_bite() {
+    // 64 first bites; after the bite at (a, b) the (9 - a)(9 - b) squares
+    // above and to its right are gone, so the second moves number
+    // 64 * 64 - (1 + 2 + ... + 8)^2 = 2800.
+    let (out, _, code) = run(&["perft", BITE, "--depth", "2"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("depth 1 leaves 64 states 64"), "{out}");
+    assert!(out.contains("depth 2 leaves 2800 states 847"), "{out}");
+}
