@@ -34,7 +34,7 @@ use crate::gdl;
 use crate::gdl::{Names, Relation};
 use crate::ground::aggregate::{self, AggSpec};
 use crate::ground::prepare::{self, Prepared, RelKey};
-use crate::ground::{GTerm, GroundStats, Limits, TermId, TermTable};
+use crate::ground::{GTerm, GroundError, GroundStats, Limits, TermId, TermTable, estimate};
 use crate::syntax::{AggOp, Atom, Literal, Program, Rule, Sym, Symbols, Syntax};
 use domain::Domain;
 use eval::{Evaluator, Stop};
@@ -172,9 +172,43 @@ pub struct Built {
 /// position within the whole limits. The order keeps the coarse domains
 /// per position from the games they would swell (chess: 20,000 moves in
 /// the slimmed relaxed model, 1.5 million per position).
+///
+/// The relaxed models are grounded within the first look
+/// ([`estimate::FIRST_LOOK`] steps) before the whole `limits`: a model
+/// that blows up (ruleDepthExponential's, exponential in its rules'
+/// depth) is found in a tenth of a second instead of at the atom limit,
+/// as when the default engine builds the domains.
 pub fn build(program: &Program, limits: &Limits) -> Result<Built, Vec<Diagnostic>> {
-    if let Ok((domain, terms, symbols)) = domain::ground_domain(program, &domain::quick(limits)) {
-        return assemble(prepare_game(program, terms, symbols)?, domain);
+    let first_look = Limits {
+        max_effort: limits.max_effort.min(estimate::FIRST_LOOK),
+        ..*limits
+    };
+    if first_look.max_effort < limits.max_effort {
+        let mut over_budget = false;
+        let built = build_within(program, &first_look, &mut over_budget);
+        if built.is_ok() || !over_budget {
+            return built;
+        }
+    }
+    build_within(program, limits, &mut false)
+}
+
+/// [`build`] within `limits`; `over_budget` is set when a relaxed model
+/// stopped at the limits' effort.
+fn build_within(
+    program: &Program,
+    limits: &Limits,
+    over_budget: &mut bool,
+) -> Result<Built, Vec<Diagnostic>> {
+    let mut note = |e: GroundError| {
+        *over_budget |= e.over_budget;
+        e.diagnostics
+    };
+    match domain::ground_domain(program, &domain::quick(limits)) {
+        Ok((domain, terms, symbols)) => {
+            return assemble(prepare_game(program, terms, symbols)?, domain);
+        }
+        Err(e) => drop(note(e)),
     }
     let symbols = program.symbols.clone();
     let mut game = prepare_game(program, TermTable::default(), symbols)?;
@@ -183,10 +217,13 @@ pub fn build(program: &Program, limits: &Limits) -> Result<Built, Vec<Diagnostic
     }
     match domain::ground_slimmed(program, limits) {
         Ok((domain, terms, symbols)) => assemble(prepare_game(program, terms, symbols)?, domain),
-        Err(errors) => match positions::domain_by_position(&mut game, limits, true) {
-            Ok(domain) => assemble(game, domain),
-            Err(why) => Err(with_note(errors, &why)),
-        },
+        Err(e) => {
+            let errors = note(e);
+            match positions::domain_by_position(&mut game, limits, true) {
+                Ok(domain) => assemble(game, domain),
+                Err(why) => Err(with_note(errors, &why)),
+            }
+        }
     }
 }
 
