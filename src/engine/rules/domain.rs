@@ -14,7 +14,7 @@
 //! position instead ([`positions`](super::positions)).
 
 use crate::gdl::{Names, Relation};
-use crate::ground::{self, GroundError, GroundStats, Limits, TermId, TermTable};
+use crate::ground::{self, GTerm, GroundError, GroundStats, Limits, TermId, TermTable};
 use crate::syntax::{Atom, CmpOp, Literal, Program, Rule, Sym, Symbols, Term, TermKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -78,7 +78,7 @@ fn ground_relaxed(
         .filter(|a| kind(a.rel, a.args.len()) == Some(Relation::True))
         .map(|a| a.args[0])
         .collect();
-    base.sort_by(|&a, &b| g.terms.compare(a, b, &g.symbols));
+    sort_naturally(&mut base, &g.terms, &g.symbols);
     let moves = (g.atoms.iter())
         .filter(|a| kind(a.rel, a.args.len()) == Some(Relation::Legal))
         .map(|a| (a.args[0], a.args[1]))
@@ -89,6 +89,29 @@ fn ground_relaxed(
     };
     let domain = Domain { base, moves, stats };
     Ok((domain, g.terms, g.symbols))
+}
+
+/// Sorts distinct terms in their natural order ([`TermTable::compare`]),
+/// comparing the arguments of two terms of the same name by their ranks
+/// among every argument: the same order, without walking the names and
+/// arguments again for each pair (pancakes: 40,320 orders of eight names).
+pub(super) fn sort_naturally(ids: &mut [TermId], terms: &TermTable, symbols: &Symbols) {
+    let mut args: Vec<TermId> = (ids.iter())
+        .flat_map(|&t| match terms.term(t) {
+            GTerm::App(_, args) => args.to_vec(),
+            _ => Vec::new(),
+        })
+        .collect();
+    args.sort_unstable();
+    args.dedup();
+    args.sort_unstable_by(|&a, &b| terms.compare(a, b, symbols));
+    let rank: FxHashMap<TermId, usize> = args.iter().enumerate().map(|(i, &t)| (t, i)).collect();
+    ids.sort_unstable_by(|&a, &b| match (terms.term(a), terms.term(b)) {
+        (GTerm::App(f, xs), GTerm::App(g, ys)) if f == g && xs.len() == ys.len() => {
+            (xs.iter().map(|x| rank[x])).cmp(ys.iter().map(|y| rank[y]))
+        }
+        _ => terms.compare(a, b, symbols),
+    });
 }
 
 /// Which rules of the cone lose the positive literals they are safe
