@@ -21,7 +21,7 @@
 use super::numbers::CmpRole;
 use super::prepare::{Pat, Prepared};
 use super::relation::{FUNCTOR, PATH_STRIDE, SUB_ARGS};
-use super::{AtomId, GTerm, Grounder, Reached, RuleRels, TermId, TermTable};
+use super::{AtomId, GTerm, Grounder, Output, Reached, RuleRels, TermId, TermTable};
 use crate::diag::Diagnostic;
 use crate::syntax::{ArithOp, CmpOp};
 use hashbrown::HashTable;
@@ -281,6 +281,11 @@ impl Grounder {
         self.work += candidates.len() as u64;
         if self.work > self.limits.max_work {
             return Err(self.too_big(j.rule.span, Reached::Work));
+        }
+        // The relaxed model writes no rules, where the grounder checks its
+        // effort: a join that keeps finding the atoms it has would pass it.
+        if self.output == Output::Atoms && self.effort() > self.limits.max_effort {
+            return Err(self.too_big(j.rule.span, Reached::Effort));
         }
         let atom = &j.rule.pos[i];
         let rel = j.rels.pos[i];

@@ -34,7 +34,7 @@ use crate::gdl;
 use crate::gdl::{Names, Relation};
 use crate::ground::aggregate::{self, AggSpec};
 use crate::ground::prepare::{self, Prepared, RelKey};
-use crate::ground::{GTerm, GroundStats, Limits, TermId, TermTable};
+use crate::ground::{GTerm, GroundStats, Limits, TermId, TermTable, estimate};
 use crate::syntax::{AggOp, Atom, Literal, Program, Rule, Sym, Symbols, Syntax};
 use domain::Domain;
 use eval::{Evaluator, Stop};
@@ -172,21 +172,76 @@ pub struct Built {
 /// position within the whole limits. The order keeps the coarse domains
 /// per position from the games they would swell (chess: 20,000 moves in
 /// the slimmed relaxed model, 1.5 million per position).
+///
+/// The relaxed models are grounded within the first look
+/// ([`estimate::FIRST_LOOK`] steps) before the whole `limits`: a model
+/// that blows up (ruleDepthExponential's, exponential in its rules'
+/// depth) is found in a tenth of a second instead of at the atom limit,
+/// as when the default engine builds the domains.
 pub fn build(program: &Program, limits: &Limits) -> Result<Built, Vec<Diagnostic>> {
-    if let Ok((domain, terms, symbols)) = domain::ground_domain(program, &domain::quick(limits)) {
-        return assemble(prepare_game(program, terms, symbols)?, domain);
+    let first_look = Limits {
+        max_effort: limits.max_effort.min(estimate::FIRST_LOOK),
+        ..*limits
+    };
+    if first_look.max_effort < limits.max_effort {
+        match build_within(program, &first_look, true) {
+            Err(Unbuilt::OverBudget(_)) => {}
+            built => return built.map_err(Unbuilt::errors),
+        }
+    }
+    build_within(program, limits, false).map_err(Unbuilt::errors)
+}
+
+/// Why [`build_within`] built nothing, with the errors of the last domain
+/// tried.
+enum Unbuilt {
+    Failed(Vec<Diagnostic>),
+    /// A relaxed model stopped at the limits' effort, and the domains per
+    /// position within the whole limits were left for the next attempt.
+    OverBudget(Vec<Diagnostic>),
+}
+
+impl Unbuilt {
+    fn errors(self) -> Vec<Diagnostic> {
+        match self {
+            Unbuilt::Failed(errors) | Unbuilt::OverBudget(errors) => errors,
+        }
+    }
+}
+
+/// [`build`] within `limits`. With `first_look`, a relaxed model stopped
+/// at the effort ends the attempt before the domains per position within
+/// the whole limits (the costliest, and the same in the next attempt).
+fn build_within(program: &Program, limits: &Limits, first_look: bool) -> Result<Built, Unbuilt> {
+    let mut over_budget = false;
+    if let Ok((domain, terms, symbols)) = domain::ground_domain(program, &domain::quick(limits))
+        .map_err(|e| over_budget |= e.over_budget)
+    {
+        return Ok(assemble(prepare_game(program, terms, symbols)?, domain)?);
     }
     let symbols = program.symbols.clone();
     let mut game = prepare_game(program, TermTable::default(), symbols)?;
     if let Ok(domain) = positions::domain_by_position(&mut game, &positions::small(limits), false) {
-        return assemble(game, domain);
+        return Ok(assemble(game, domain)?);
     }
-    match domain::ground_slimmed(program, limits) {
-        Ok((domain, terms, symbols)) => assemble(prepare_game(program, terms, symbols)?, domain),
-        Err(errors) => match positions::domain_by_position(&mut game, limits, true) {
-            Ok(domain) => assemble(game, domain),
-            Err(why) => Err(with_note(errors, &why)),
-        },
+    let errors = match domain::ground_slimmed(program, limits) {
+        Ok((domain, terms, symbols)) => {
+            return Ok(assemble(prepare_game(program, terms, symbols)?, domain)?);
+        }
+        Err(e) if first_look && (over_budget || e.over_budget) => {
+            return Err(Unbuilt::OverBudget(e.diagnostics));
+        }
+        Err(e) => e.diagnostics,
+    };
+    match positions::domain_by_position(&mut game, limits, true) {
+        Ok(domain) => Ok(assemble(game, domain)?),
+        Err(why) => Err(Unbuilt::Failed(with_note(errors, &why))),
+    }
+}
+
+impl From<Vec<Diagnostic>> for Unbuilt {
+    fn from(errors: Vec<Diagnostic>) -> Unbuilt {
+        Unbuilt::Failed(errors)
     }
 }
 

@@ -137,7 +137,7 @@ pub fn domain_by_position(
         Some(t) => places[t as usize][0].iter().copied().collect(),
         None => Vec::new(),
     };
-    base.sort_by(|&a, &b| terms.compare(a, b, &game.symbols));
+    super::domain::sort_naturally(&mut base, &terms, &game.symbols);
     let stats = GroundStats {
         atoms: values,
         rules: 0,
