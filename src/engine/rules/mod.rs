@@ -170,13 +170,12 @@ pub struct Built {
 /// (a game whose relaxed model is large because a rule joins independent
 /// facts); else the slimmed relaxed models; else the domains per argument
 /// position within the whole limits. The order keeps the coarse domains
-/// per position from the games they would swell (chess: 20,000 moves in
-/// the slimmed relaxed model, 1.5 million per position).
+/// per position from the games they would swell (a game of 20,000 moves
+/// in the slimmed relaxed model has 1.5 million per position).
 ///
 /// The relaxed models are grounded within the first look
 /// ([`estimate::FIRST_LOOK`] steps) before the whole `limits`: a model
-/// that blows up (ruleDepthExponential's, exponential in its rules'
-/// depth) is found in a tenth of a second instead of at the atom limit,
+/// that blows up (one exponential in its rules' depth) is found in a tenth of a second instead of at the atom limit,
 /// as when the default engine builds the domains.
 pub fn build(program: &Program, limits: &Limits) -> Result<Built, Vec<Diagnostic>> {
     let first_look = Limits {

@@ -1,6 +1,6 @@
 //! The rule evaluator's domains computed per argument position, for games
 //! whose relaxed model is too large to ground: a rule whose body reads
-//! several independent facts (a racer's four coordinates, a move of six
+//! several independent facts (two pieces' four coordinates, a move of six
 //! coordinates) makes the product of their values in a join, and here
 //! no join is made.
 //!
@@ -58,8 +58,8 @@ pub fn domain_by_position(
 ) -> Result<Domain, String> {
     let rules = &game.rules;
     // A static relation too large to answer exactly gets values per
-    // position too (mummymaze's `direction-from`: every pair of points of
-    // a 51 by 51 grid and the direction between them, millions of answers).
+    // position too (the direction between every two points of a 51 by 51
+    // grid: millions of answers).
     let mut loose = vec![false; rules.rels.len()];
     let (
         cone,
