@@ -3,15 +3,16 @@
 //! a small game is compiled within the first look; a static relation far
 //! larger than a state's work sends a game to the rule evaluator before
 //! grounding reaches its limits; the same relation beside states that cost
-//! the rule evaluator much is grounded and compiled. `check --explain`
-//! says which and why.
+//! the rule evaluator much is grounded and compiled, the grounding of the
+//! first look going on in place. `check --explain` says which and why.
 
 mod common;
 
 use tabula::engine::EngineKind;
 use tabula::ground::estimate::{self, FIRST_LOOK};
+use tabula::ground::{self, Limits, Overrun};
 use tabula::load::{Choice, Loaded};
-use tabula::syntax::Syntax;
+use tabula::syntax::{self, Program, SourceMap, Syntax};
 
 fn open(text: &str) -> Loaded {
     match tabula::load::open_str("choice.rules", text, Syntax::Rules) {
@@ -107,6 +108,43 @@ fn the_same_program_with_costly_states_is_compiled() {
     assert!(per_state >= 10_100, "{per_state}");
     assert_eq!(budget, estimate::budget_for(per_state));
     assert!(FIRST_LOOK < effort && effort <= budget, "{effort} {budget}");
+}
+
+/// The program of a game's text.
+fn program(text: &str) -> Program {
+    let mut sources = SourceMap::default();
+    match syntax::parse_str(&mut sources, "choice.rules", text, Syntax::Rules) {
+        Ok(program) => program,
+        Err(diagnostics) => panic!("does not parse: {diagnostics:?}"),
+    }
+}
+
+/// Past its budget a grounding asks once whether to go on and, raised,
+/// goes on in place: the same ground program, in the same steps, as a
+/// grounding with no budget; refused, it stops over budget.
+#[test]
+fn a_grounding_past_its_budget_goes_on_in_place() {
+    let program = program(&pairs_game(900, CHEAP_STATES.0, CHEAP_STATES.1));
+    let limits = Limits::default();
+    let whole = ground::ground(&program, &limits).expect("grounds");
+    let small = Limits {
+        max_effort: 100_000,
+        ..limits
+    };
+    let mut asked = Vec::new();
+    let resumed = ground::ground_extending(&program, &small, &mut |overrun| {
+        asked.push(overrun);
+        Some(whole.effort)
+    })
+    .expect("grounds within the raised budget");
+    assert_eq!(asked, [Overrun { growing: false }]);
+    assert_eq!(resumed.effort, whole.effort);
+    assert_eq!(resumed.stats(), whole.stats());
+    assert_eq!((resumed.heads, resumed.lits), (whole.heads, whole.lits));
+    let Err(stopped) = ground::ground_extending(&program, &small, &mut |_| None) else {
+        panic!("grounds within 100000 steps")
+    };
+    assert!(stopped.over_budget);
 }
 
 /// `check --explain` names the engine and why; the note of a fallback says
