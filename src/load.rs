@@ -162,8 +162,9 @@ pub enum Choice {
     /// Compiled: grounded with the whole limits, in `effort` steps, the
     /// rule evaluator being unable to run its initial state.
     Whole { effort: Effort },
-    /// On the rule evaluator: grounding takes more than the first look and
-    /// more than the `budget` its `per_state` cost allows.
+    /// On the rule evaluator: grounding takes more than the `budget` its
+    /// `per_state` cost allows, and more than [`estimate::MEASURE_AT`] or
+    /// the first look ([`estimate::grounds_up_to`]).
     Estimate { per_state: u64, budget: Effort },
     /// On the rule evaluator: finite but larger than the limits (why).
     TooLarge(String),
@@ -177,7 +178,7 @@ impl Choice {
             Choice::Estimate { per_state, budget } => Some(format!(
                 "grounding takes more than {} steps, more than it may for {} candidate facts per \
                  state on the rule evaluator",
-                budget.max(&estimate::FIRST_LOOK),
+                estimate::grounds_up_to(*budget),
                 at_least(*per_state),
             )),
             Choice::TooLarge(why) => Some(why.clone()),
@@ -243,20 +244,20 @@ fn make_game(
 }
 
 /// The default engine (see docs/ENGINES.md, "How an engine is chosen"):
-/// a game that grounds within the first look is compiled; one that does
-/// not is loaded on the rule evaluator, which says what one of its states
-/// costs, and its grounding goes on, in place, only within the effort that
-/// cost allows ([`estimate::budget_for`]).
+/// a game that grounds within [`estimate::MEASURE_AT`] is compiled; past
+/// it, the game is loaded on the rule evaluator, which says what one of
+/// its states costs, and its grounding goes on, in place, only within the
+/// effort that cost allows ([`estimate::budget_for`]) or the first look.
 fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diagnostic>> {
-    let mut stage = Stage::FirstLook;
+    let mut stage = Stage::Unmeasured;
     let mut rules = None;
-    let first_look = Limits {
-        max_effort: estimate::FIRST_LOOK,
+    let measure_at = Limits {
+        max_effort: estimate::MEASURE_AT,
         ..*limits
     };
-    let grounded = ground::ground_extending(program, &first_look, &mut |overrun| {
+    let grounded = ground::ground_extending(program, &measure_at, &mut |overrun| {
         match stage {
-            Stage::FirstLook if !overrun.growing => {
+            Stage::Unmeasured if !overrun.growing => {
                 let game = rule_game(program, limits);
                 let per_state = (game.as_ref().ok())
                     .and_then(|game| game.rule_work_per_state(estimate::ENOUGH_PER_STATE));
@@ -267,7 +268,8 @@ fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diag
                 };
                 let budget = estimate::budget_for(per_state);
                 stage = Stage::Budget { per_state, budget };
-                (budget > estimate::FIRST_LOOK).then_some(budget)
+                let up_to = estimate::grounds_up_to(budget);
+                (up_to > estimate::MEASURE_AT).then_some(up_to)
             }
             Stage::Budget { .. } if !overrun.growing => None,
             // A relation the grounder saw grow gets the whole limits' verdict.
@@ -282,7 +284,9 @@ fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diag
         (Ok(ground), stage) => {
             let effort = ground.effort;
             let choice = match stage {
-                Stage::FirstLook => Choice::FirstLook { effort },
+                // Within the first look, measured or not.
+                Stage::Unmeasured => Choice::FirstLook { effort },
+                _ if effort <= estimate::FIRST_LOOK => Choice::FirstLook { effort },
                 Stage::Budget { per_state, budget } => Choice::WithinBudget {
                     effort,
                     per_state,
@@ -309,8 +313,8 @@ fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diag
 /// Where the default choice stands while the game grounds.
 #[derive(Clone, Copy)]
 enum Stage {
-    /// Within [`estimate::FIRST_LOOK`].
-    FirstLook,
+    /// Within [`estimate::MEASURE_AT`], nothing measured yet.
+    Unmeasured,
     /// Within the budget the rule evaluator's cost per state allows.
     Budget { per_state: u64, budget: Effort },
     /// With the whole limits: the rule evaluator could not be measured, or

@@ -9,7 +9,7 @@
 mod common;
 
 use tabula::engine::EngineKind;
-use tabula::ground::estimate::{self, FIRST_LOOK};
+use tabula::ground::estimate::{self, FIRST_LOOK, MEASURE_AT};
 use tabula::ground::{self, Limits, Overrun};
 use tabula::load::{Choice, Loaded};
 use tabula::syntax::{self, Program, SourceMap, Syntax};
@@ -62,7 +62,8 @@ fn a_small_game_is_compiled_within_the_first_look() {
 }
 
 /// 36,000,000 pairs would pass the limit of 2,000,000 ground atoms; the
-/// first look stops long before it, and a state's work allows no more.
+/// measure at half the first look stops long before it, and a state's
+/// work allows no more.
 #[test]
 fn a_game_too_large_to_ground_falls_back_at_the_first_look() {
     let loaded = open(&pairs_game(6_000, CHEAP_STATES.0, CHEAP_STATES.1));
@@ -75,20 +76,35 @@ fn a_game_too_large_to_ground_falls_back_at_the_first_look() {
 }
 
 /// 810,000 pairs ground (about 9,000,000 steps, past the first look) but
-/// cost more than 1,500 cheap states: the rule evaluator runs the game.
+/// cost more than 1,500 cheap states: the rule evaluator runs the game,
+/// whose grounding stopped at the measure, half the first look.
 #[test]
 fn a_ground_program_huge_for_its_states_runs_on_the_rule_evaluator() {
     let loaded = open(&pairs_game(900, CHEAP_STATES.0, CHEAP_STATES.1));
     assert_eq!(loaded.game.engine(), EngineKind::Rules);
-    let Choice::Estimate { per_state, .. } = loaded.choice else {
+    let Choice::Estimate { per_state, budget } = loaded.choice else {
         panic!("{:?}", loaded.choice)
     };
     assert!(per_state < 100, "{per_state}");
+    assert_eq!(estimate::grounds_up_to(budget), MEASURE_AT);
     let why = loaded.choice.fallback().expect("a reason");
     assert!(
-        why.starts_with("grounding takes more than 2500000 steps, more than it may for "),
+        why.starts_with("grounding takes more than 1250000 steps, more than it may for "),
         "{why}"
     );
+}
+
+/// 160,000 pairs ground past the measure but within the first look: the
+/// costly states allow more than the measure, so the grounding goes on
+/// and the game is compiled within the first look, as without a measure.
+#[test]
+fn a_game_measured_within_the_first_look_is_compiled() {
+    let loaded = open(&pairs_game(400, COSTLY_STATES.0, COSTLY_STATES.1));
+    assert_ne!(loaded.game.engine(), EngineKind::Rules);
+    let Choice::FirstLook { effort } = loaded.choice else {
+        panic!("{:?}", loaded.choice)
+    };
+    assert!(MEASURE_AT < effort && effort <= FIRST_LOOK, "{effort}");
 }
 
 /// The same 810,000 pairs beside states of 10,100 candidate facts: 1,500
@@ -174,7 +190,7 @@ fn check_explain_says_why() {
     );
     assert_eq!(err, "");
     let (line, err) = engine_line(&large);
-    let why = "grounding takes more than 2500000 steps, more than it may for ";
+    let why = "grounding takes more than 1250000 steps, more than it may for ";
     assert!(line.starts_with(&format!("rules: {why}")), "{line}");
     assert!(
         err.contains(why) && err.ends_with("; using the rule evaluator\n"),
