@@ -291,7 +291,7 @@ pub fn ground_extending(
 /// neither the head nor a literal left reads, so a rule that joins
 /// independent facts to make a few atoms costs about as much as its atoms.
 pub fn relaxed_model(program: &Program, limits: &Limits) -> Result<Ground, GroundError> {
-    match ground_once(program, limits, Integers::Ground, Output::Atoms, &[], &mut |_| None) {
+    match ground_once(program, limits, Integers::Ground, Output::Atoms, &[]) {
         Ok(ground) => Ok(ground),
         Err(Retry::Failed(e)) => Err(e),
         // Integers ground leave no integer open.
@@ -321,7 +321,7 @@ pub fn ground_with(
             max_effort: budget,
             ..*limits
         };
-        let attempt = ground_once(
+        let attempt = ground_once_extending(
             program,
             &within,
             integers,
@@ -360,8 +360,22 @@ impl From<GroundError> for Retry {
     }
 }
 
-/// One grounding attempt, the integers of `kept_ground` ground.
+/// One grounding attempt, the integers of `kept_ground` ground, that
+/// stops at its effort budget.
 fn ground_once(
+    program: &Program,
+    limits: &Limits,
+    integers: Integers,
+    output: Output,
+    kept_ground: &[RelKey],
+) -> Result<Ground, Retry> {
+    let mut stop = |_| None;
+    ground_once_extending(program, limits, integers, output, kept_ground, &mut stop)
+}
+
+/// One grounding attempt, the integers of `kept_ground` ground; past its
+/// effort budget, `extend` says whether it goes on.
+fn ground_once_extending(
     program: &Program,
     limits: &Limits,
     integers: Integers,
