@@ -162,8 +162,9 @@ pub enum Choice {
     /// Compiled: grounded with the whole limits, in `effort` steps, the
     /// rule evaluator being unable to run its initial state.
     Whole { effort: Effort },
-    /// On the rule evaluator: grounding takes more than the first look and
-    /// more than the `budget` its `per_state` cost allows.
+    /// On the rule evaluator: grounding takes more than the `budget` its
+    /// `per_state` cost allows, and more than [`estimate::MEASURE_AT`] or
+    /// the first look ([`estimate::grounds_up_to`]).
     Estimate { per_state: u64, budget: Effort },
     /// On the rule evaluator: finite but larger than the limits (why).
     TooLarge(String),
@@ -177,7 +178,7 @@ impl Choice {
             Choice::Estimate { per_state, budget } => Some(format!(
                 "grounding takes more than {} steps, more than it may for {} candidate facts per \
                  state on the rule evaluator",
-                budget.max(&estimate::FIRST_LOOK),
+                estimate::grounds_up_to(*budget),
                 at_least(*per_state),
             )),
             Choice::TooLarge(why) => Some(why.clone()),
@@ -231,7 +232,7 @@ fn make_game(
         return Err(bad_values);
     }
     match engine {
-        Some(EngineKind::Rules) => Ok((Game::from_rules(program, &limits)?, Choice::Asked)),
+        Some(EngineKind::Rules) => Ok((rule_game(program, &limits)?, Choice::Asked)),
         Some(engine) => {
             let mut game =
                 Game::from_ground(ground::ground(program, &limits)?, program.meta.clone())?;
@@ -243,62 +244,94 @@ fn make_game(
 }
 
 /// The default engine (see docs/ENGINES.md, "How an engine is chosen"):
-/// a game that grounds within the first look is compiled; one that does
-/// not is loaded on the rule evaluator, which says what one of its states
-/// costs, and is grounded again only within the effort that cost allows
-/// ([`estimate::budget_for`]).
+/// a game that grounds within [`estimate::MEASURE_AT`] is compiled; past
+/// it, the game is loaded on the rule evaluator, which says what one of
+/// its states costs, and its grounding goes on, in place, only within the
+/// effort that cost allows ([`estimate::budget_for`]) or the first look.
 fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diagnostic>> {
-    let within = |max_effort| Limits {
-        max_effort,
+    let mut stage = Stage::Unmeasured;
+    let mut rules = None;
+    let measure_at = Limits {
+        max_effort: estimate::MEASURE_AT,
         ..*limits
     };
-    match ground::ground(program, &within(estimate::FIRST_LOOK)) {
-        Ok(ground) => {
-            let effort = ground.effort;
-            return compiled(program, ground, Choice::FirstLook { effort });
+    let grounded = ground::ground_extending(program, &measure_at, &mut |overrun| {
+        match stage {
+            Stage::Unmeasured if !overrun.growing => {
+                let game = rule_game(program, limits);
+                let per_state = (game.as_ref().ok())
+                    .and_then(|game| game.rule_work_per_state(estimate::ENOUGH_PER_STATE));
+                rules = Some(game);
+                let Some(per_state) = per_state else {
+                    stage = Stage::Whole;
+                    return Some(limits.max_effort);
+                };
+                let budget = estimate::budget_for(per_state);
+                stage = Stage::Budget { per_state, budget };
+                let up_to = estimate::grounds_up_to(budget);
+                (up_to > estimate::MEASURE_AT).then_some(up_to)
+            }
+            Stage::Budget { .. } if !overrun.growing => None,
+            // A relation the grounder saw grow gets the whole limits' verdict.
+            _ => {
+                stage = Stage::Whole;
+                Some(limits.max_effort)
+            }
         }
-        // A relation the grounder saw grow gets the whole limits' verdict.
-        Err(e) if e.over_budget && e.fallback.is_none() => {
-            return ground_whole(program, limits, || Game::from_rules(program, limits));
-        }
-        Err(e) if e.over_budget => {}
-        Err(e) => return grounding_failed(program, limits, e),
-    }
-    // The rule evaluator's domains are grounded within the first look too
-    // (then with the whole limits, which a few games need).
-    let rules = Game::from_rules(program, &within(estimate::FIRST_LOOK))
-        .or_else(|_| Game::from_rules(program, limits));
-    let per_state = (rules.as_ref().ok())
-        .and_then(|rules| rules.rule_work_per_state(estimate::ENOUGH_PER_STATE));
-    let (rules, per_state) = match (rules, per_state) {
-        (Ok(rules), Some(per_state)) => (rules, per_state),
-        (rules, _) => return ground_whole(program, limits, || rules),
-    };
-    let budget = estimate::budget_for(per_state);
-    let on_rules = Choice::Estimate { per_state, budget };
-    if budget <= estimate::FIRST_LOOK {
-        return Ok((rules, on_rules));
-    }
-    match ground::ground(program, &within(budget)) {
-        Ok(ground) => {
+    });
+    let rules = || rules.unwrap_or_else(|| rule_game(program, limits));
+    match (grounded, stage) {
+        (Ok(ground), stage) => {
             let effort = ground.effort;
-            let choice = Choice::WithinBudget {
-                effort,
-                per_state,
-                budget,
+            let choice = match stage {
+                // Within the first look, measured or not.
+                Stage::Unmeasured => Choice::FirstLook { effort },
+                _ if effort <= estimate::FIRST_LOOK => Choice::FirstLook { effort },
+                Stage::Budget { per_state, budget } => Choice::WithinBudget {
+                    effort,
+                    per_state,
+                    budget,
+                },
+                Stage::Whole => Choice::Whole { effort },
             };
             compiled(program, ground, choice)
         }
-        Err(e) if e.over_budget && e.fallback.is_none() => {
-            ground_whole(program, limits, || Ok(rules))
+        (Err(e), Stage::Budget { per_state, budget }) if e.over_budget => {
+            Ok((rules()?, Choice::Estimate { per_state, budget }))
         }
-        Err(e) if e.over_budget => Ok((rules, on_rules)),
-        Err(GroundError {
-            fallback: Some(why),
-            ..
-        }) => Ok((rules, Choice::TooLarge(why))),
-        Err(e) => Err(e.into()),
+        (
+            Err(GroundError {
+                fallback: Some(why),
+                ..
+            }),
+            _,
+        ) => Ok((rules()?, Choice::TooLarge(why))),
+        (Err(e), _) => Err(e.diagnostics),
     }
+}
+
+/// Where the default choice stands while the game grounds.
+#[derive(Clone, Copy)]
+enum Stage {
+    /// Within [`estimate::MEASURE_AT`], nothing measured yet.
+    Unmeasured,
+    /// Within the budget the rule evaluator's cost per state allows.
+    Budget { per_state: u64, budget: Effort },
+    /// With the whole limits: the rule evaluator could not be measured, or
+    /// a relation grew.
+    Whole,
+}
+
+/// The game on the rule evaluator, its domains grounded within the first
+/// look, then with the whole limits, which a few games need (a relaxed
+/// model too large fails faster within the first look, and the domains
+/// per position take over).
+fn rule_game(program: &Program, limits: &Limits) -> Result<Game, Vec<Diagnostic>> {
+    let first_look = Limits {
+        max_effort: estimate::FIRST_LOOK,
+        ..*limits
+    };
+    Game::from_rules(program, &first_look).or_else(|_| Game::from_rules(program, limits))
 }
 
 /// The compiled game of a ground program, on the engine that pays off.
@@ -308,39 +341,4 @@ fn compiled(
     choice: Choice,
 ) -> Result<(Game, Choice), Vec<Diagnostic>> {
     Ok((Game::from_ground(ground, program.meta.clone())?, choice))
-}
-
-/// Grounds with the whole limits, as before any estimate (the rule
-/// evaluator could not be measured, or a relation grew within a budget):
-/// the compiled game, else `rules` for a finite game too large, else the
-/// errors.
-fn ground_whole(
-    program: &Program,
-    limits: &Limits,
-    rules: impl FnOnce() -> Result<Game, Vec<Diagnostic>>,
-) -> Result<(Game, Choice), Vec<Diagnostic>> {
-    match ground::ground(program, limits) {
-        Ok(ground) => {
-            let effort = ground.effort;
-            compiled(program, ground, Choice::Whole { effort })
-        }
-        Err(GroundError {
-            fallback: Some(why),
-            ..
-        }) => Ok((rules()?, Choice::TooLarge(why))),
-        Err(e) => Err(e.diagnostics),
-    }
-}
-
-/// After a grounding that failed for another reason than its budget: the
-/// rule evaluator for a finite game too large to ground, else the errors.
-fn grounding_failed(
-    program: &Program,
-    limits: &Limits,
-    e: GroundError,
-) -> Result<(Game, Choice), Vec<Diagnostic>> {
-    match e.fallback {
-        Some(why) => Ok((Game::from_rules(program, limits)?, Choice::TooLarge(why))),
-        None => Err(e.diagnostics),
-    }
 }

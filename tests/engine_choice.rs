@@ -3,15 +3,16 @@
 //! a small game is compiled within the first look; a static relation far
 //! larger than a state's work sends a game to the rule evaluator before
 //! grounding reaches its limits; the same relation beside states that cost
-//! the rule evaluator much is grounded and compiled. `check --explain`
-//! says which and why.
+//! the rule evaluator much is grounded and compiled, the grounding of the
+//! first look going on in place. `check --explain` says which and why.
 
 mod common;
 
 use tabula::engine::EngineKind;
-use tabula::ground::estimate::{self, FIRST_LOOK};
+use tabula::ground::estimate::{self, FIRST_LOOK, MEASURE_AT};
+use tabula::ground::{self, Limits, Overrun};
 use tabula::load::{Choice, Loaded};
-use tabula::syntax::Syntax;
+use tabula::syntax::{self, Program, SourceMap, Syntax};
 
 fn open(text: &str) -> Loaded {
     match tabula::load::open_str("choice.rules", text, Syntax::Rules) {
@@ -61,7 +62,8 @@ fn a_small_game_is_compiled_within_the_first_look() {
 }
 
 /// 36,000,000 pairs would pass the limit of 2,000,000 ground atoms; the
-/// first look stops long before it, and a state's work allows no more.
+/// measure at half the first look stops long before it, and a state's
+/// work allows no more.
 #[test]
 fn a_game_too_large_to_ground_falls_back_at_the_first_look() {
     let loaded = open(&pairs_game(6_000, CHEAP_STATES.0, CHEAP_STATES.1));
@@ -74,20 +76,35 @@ fn a_game_too_large_to_ground_falls_back_at_the_first_look() {
 }
 
 /// 810,000 pairs ground (about 9,000,000 steps, past the first look) but
-/// cost more than 1,500 cheap states: the rule evaluator runs the game.
+/// cost more than 1,500 cheap states: the rule evaluator runs the game,
+/// whose grounding stopped at the measure, half the first look.
 #[test]
 fn a_ground_program_huge_for_its_states_runs_on_the_rule_evaluator() {
     let loaded = open(&pairs_game(900, CHEAP_STATES.0, CHEAP_STATES.1));
     assert_eq!(loaded.game.engine(), EngineKind::Rules);
-    let Choice::Estimate { per_state, .. } = loaded.choice else {
+    let Choice::Estimate { per_state, budget } = loaded.choice else {
         panic!("{:?}", loaded.choice)
     };
     assert!(per_state < 100, "{per_state}");
+    assert_eq!(estimate::grounds_up_to(budget), MEASURE_AT);
     let why = loaded.choice.fallback().expect("a reason");
     assert!(
-        why.starts_with("grounding takes more than 2500000 steps, more than it may for "),
+        why.starts_with("grounding takes more than 1250000 steps, more than it may for "),
         "{why}"
     );
+}
+
+/// 160,000 pairs ground past the measure but within the first look: the
+/// costly states allow more than the measure, so the grounding goes on
+/// and the game is compiled within the first look, as without a measure.
+#[test]
+fn a_game_measured_within_the_first_look_is_compiled() {
+    let loaded = open(&pairs_game(400, COSTLY_STATES.0, COSTLY_STATES.1));
+    assert_ne!(loaded.game.engine(), EngineKind::Rules);
+    let Choice::FirstLook { effort } = loaded.choice else {
+        panic!("{:?}", loaded.choice)
+    };
+    assert!(MEASURE_AT < effort && effort <= FIRST_LOOK, "{effort}");
 }
 
 /// The same 810,000 pairs beside states of 10,100 candidate facts: 1,500
@@ -107,6 +124,43 @@ fn the_same_program_with_costly_states_is_compiled() {
     assert!(per_state >= 10_100, "{per_state}");
     assert_eq!(budget, estimate::budget_for(per_state));
     assert!(FIRST_LOOK < effort && effort <= budget, "{effort} {budget}");
+}
+
+/// The program of a game's text.
+fn program(text: &str) -> Program {
+    let mut sources = SourceMap::default();
+    match syntax::parse_str(&mut sources, "choice.rules", text, Syntax::Rules) {
+        Ok(program) => program,
+        Err(diagnostics) => panic!("does not parse: {diagnostics:?}"),
+    }
+}
+
+/// Past its budget a grounding asks once whether to go on and, raised,
+/// goes on in place: the same ground program, in the same steps, as a
+/// grounding with no budget; refused, it stops over budget.
+#[test]
+fn a_grounding_past_its_budget_goes_on_in_place() {
+    let program = program(&pairs_game(900, CHEAP_STATES.0, CHEAP_STATES.1));
+    let limits = Limits::default();
+    let whole = ground::ground(&program, &limits).expect("grounds");
+    let small = Limits {
+        max_effort: 100_000,
+        ..limits
+    };
+    let mut asked = Vec::new();
+    let resumed = ground::ground_extending(&program, &small, &mut |overrun| {
+        asked.push(overrun);
+        Some(whole.effort)
+    })
+    .expect("grounds within the raised budget");
+    assert_eq!(asked, [Overrun { growing: false }]);
+    assert_eq!(resumed.effort, whole.effort);
+    assert_eq!(resumed.stats(), whole.stats());
+    assert_eq!((resumed.heads, resumed.lits), (whole.heads, whole.lits));
+    let Err(stopped) = ground::ground_extending(&program, &small, &mut |_| None) else {
+        panic!("grounds within 100000 steps")
+    };
+    assert!(stopped.over_budget);
 }
 
 /// `check --explain` names the engine and why; the note of a fallback says
@@ -136,7 +190,7 @@ fn check_explain_says_why() {
     );
     assert_eq!(err, "");
     let (line, err) = engine_line(&large);
-    let why = "grounding takes more than 2500000 steps, more than it may for ";
+    let why = "grounding takes more than 1250000 steps, more than it may for ";
     assert!(line.starts_with(&format!("rules: {why}")), "{line}");
     assert!(
         err.contains(why) && err.ends_with("; using the rule evaluator\n"),

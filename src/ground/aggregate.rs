@@ -278,7 +278,7 @@ fn bound_without_aggregates(rule: &Rule) -> FxHashSet<Sym> {
 /// The `_agg_K` facts of each shared binding: atom and value (1 for count).
 type Groups = FxHashMap<Box<[TermId]>, Vec<(AtomId, i64)>>;
 
-impl Grounder {
+impl Grounder<'_> {
     /// The facts of `_agg_K` grouped by shared binding, with their values.
     fn aggregate_groups(&self, spec: &AggSpec) -> Result<Groups, Diagnostic> {
         let mut groups = Groups::default();

@@ -173,7 +173,7 @@ enum Cheapest {
     Literal(usize, Candidates),
 }
 
-impl Grounder {
+impl Grounder<'_> {
     /// Finds and records every instance of a rule; `delta` is the literal
     /// that reads only this round's new facts.
     pub(super) fn run(

@@ -257,7 +257,32 @@ enum Output {
 
 /// Grounds a checked program, integers computed from the state left open.
 pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, GroundError> {
-    ground_with(program, limits, Integers::Open)
+    ground_with(program, limits, Integers::Open, &mut |_| None)
+}
+
+/// Where a grounding stands when it passes [`Limits::max_effort`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overrun {
+    /// Whether a relation still makes ever larger terms (the game may grow
+    /// without bound: only the whole limits can tell).
+    pub growing: bool,
+}
+
+/// Asked when a grounding passes its effort budget: the larger budget to
+/// go on with, in place (nothing made so far is made again), or `None` to
+/// stop there.
+pub type Extend<'a> = dyn FnMut(Overrun) -> Option<estimate::Effort> + 'a;
+
+/// Grounds a checked program, integers computed from the state left open;
+/// past its effort budget, `extend` says whether it goes on (see
+/// [`Extend`]). The same program and answers give the same grounding as
+/// starting over with the last budget would.
+pub fn ground_extending(
+    program: &Program,
+    limits: &Limits,
+    extend: &mut Extend,
+) -> Result<Ground, GroundError> {
+    ground_with(program, limits, Integers::Open, extend)
 }
 
 /// The relaxed model of a checked program alone, integers ground: a
@@ -281,15 +306,33 @@ pub fn relaxed_model(program: &Program, limits: &Limits) -> Result<Ground, Groun
 /// Grounds a checked program. A relation whose open integer turns out to
 /// have several instances for one key is grounded again with that
 /// relation's integers ground (one atom per value, as without
-/// [`numbers`]).
+/// [`numbers`]). Past its effort budget, `extend` says whether it goes on.
 pub fn ground_with(
     program: &Program,
     limits: &Limits,
     integers: Integers,
+    extend: &mut Extend,
 ) -> Result<Ground, GroundError> {
     let mut kept_ground = Vec::new();
+    // A budget raised in one attempt holds for the next.
+    let mut budget = limits.max_effort;
     loop {
-        match ground_once(program, limits, integers, Output::Program, &kept_ground) {
+        let within = Limits {
+            max_effort: budget,
+            ..*limits
+        };
+        let attempt = ground_once_extending(
+            program,
+            &within,
+            integers,
+            Output::Program,
+            &kept_ground,
+            &mut |overrun| {
+                budget = extend(overrun)?;
+                Some(budget)
+            },
+        );
+        match attempt {
             Err(Retry::KeepGround(rel)) if !kept_ground.contains(&rel) => kept_ground.push(rel),
             Err(Retry::KeepGround(_)) => {
                 return Err(vec![Diagnostic::global(
@@ -317,13 +360,28 @@ impl From<GroundError> for Retry {
     }
 }
 
-/// One grounding attempt, the integers of `kept_ground` ground.
+/// One grounding attempt, the integers of `kept_ground` ground, that
+/// stops at its effort budget.
 fn ground_once(
     program: &Program,
     limits: &Limits,
     integers: Integers,
     output: Output,
     kept_ground: &[RelKey],
+) -> Result<Ground, Retry> {
+    let mut stop = |_| None;
+    ground_once_extending(program, limits, integers, output, kept_ground, &mut stop)
+}
+
+/// One grounding attempt, the integers of `kept_ground` ground; past its
+/// effort budget, `extend` says whether it goes on.
+fn ground_once_extending(
+    program: &Program,
+    limits: &Limits,
+    integers: Integers,
+    output: Output,
+    kept_ground: &[RelKey],
+    extend: &mut Extend,
 ) -> Result<Ground, Retry> {
     let (rewritten, mut specs) = aggregate::rewrite(program);
     let program = &rewritten;
@@ -352,6 +410,7 @@ fn ground_once(
         watched: Vec::new(),
         fallback: None,
         over_budget: false,
+        extend,
         num: numbers::State::default(),
     };
     let mut rules = Vec::new();
@@ -408,7 +467,7 @@ fn ground_once(
     }
 }
 
-struct Grounder {
+struct Grounder<'e> {
     terms: TermTable,
     rels: Vec<Relation>,
     rel_ids: FxHashMap<RelKey, usize>,
@@ -450,6 +509,8 @@ struct Grounder {
     fallback: Option<String>,
     /// Set when grounding stopped at [`Limits::max_effort`].
     over_budget: bool,
+    /// Asked for a larger budget when the effort passes the current one.
+    extend: &'e mut Extend<'e>,
     /// The integers computed at play time.
     num: numbers::State,
 }
@@ -478,7 +539,7 @@ struct RuleRels {
     uses: Option<join::Uses>,
 }
 
-impl Grounder {
+impl Grounder<'_> {
     fn rel(&mut self, key: RelKey) -> usize {
         if let Some(&i) = self.rel_ids.get(&key) {
             return i;
@@ -618,6 +679,25 @@ impl Grounder {
     /// The steps taken so far ([`estimate::effort`]).
     fn effort(&self) -> estimate::Effort {
         estimate::effort(self.work, self.lits.len(), self.atoms.len())
+    }
+
+    /// Whether the effort is past the budget and stays so: past it,
+    /// [`Grounder::extend`] may raise the budget, and grounding goes on.
+    fn past_budget(&mut self) -> bool {
+        let effort = self.effort();
+        if effort <= self.limits.max_effort {
+            return false;
+        }
+        let overrun = Overrun {
+            growing: self.still_growing(),
+        };
+        match (self.extend)(overrun) {
+            Some(budget) if budget >= effort => {
+                self.limits.max_effort = budget;
+                false
+            }
+            _ => true,
+        }
     }
 
     /// Rounds of the fixpoint started so far.
@@ -774,7 +854,7 @@ impl Grounder {
         if self.heads.len() >= self.limits.max_rules {
             return Err(self.too_big(rule.span, Reached::Rules));
         }
-        if self.effort() > self.limits.max_effort {
+        if self.past_budget() {
             return Err(self.too_big(rule.span, Reached::Effort));
         }
         if rels.watch {
@@ -814,7 +894,7 @@ impl Grounder {
         if self.atoms.len() >= self.limits.max_atoms {
             return Err(self.too_big(span, Reached::Atoms));
         }
-        if self.effort() > self.limits.max_effort {
+        if self.past_budget() {
             return Err(self.too_big(span, Reached::Effort));
         }
         let id = AtomId(self.atoms.len() as u32);

@@ -536,7 +536,7 @@ impl State {
     }
 }
 
-impl Grounder {
+impl Grounder<'_> {
     /// The open mask of a relation.
     pub(super) fn open_mask(&self, rel: RelKey) -> u64 {
         self.num.open.get(&rel).copied().unwrap_or(0)

@@ -288,12 +288,20 @@ pub struct Evaluator<'g> {
     calls: Vec<Vec<Option<TermId>>>,
     head: Vec<TermId>,
     /// Candidate facts tried in the current evaluation (a state's view and
-    /// goals, or one next state).
+    /// goals, or one next state), rules tried included ([`RULES_PER_CANDIDATE`]
+    /// to one).
     work: u64,
     /// Candidate facts one evaluation may try, below the limits (an
     /// estimate that needs to know only whether a state costs that much).
     work_cap: u64,
+    /// Rules tried in the current evaluation (their heads unified with a
+    /// call): every [`RULES_PER_CANDIDATE`] count as one candidate fact.
+    rules_tried: u64,
 }
+
+/// Rules tried (a head unified with a call, no more) that count as one
+/// candidate fact in [`Evaluator::work`].
+const RULES_PER_CANDIDATE: u64 = 4;
 
 impl<'g> Evaluator<'g> {
     pub fn new(game: &'g RuleGame, terms: TermTable) -> Evaluator<'g> {
@@ -316,6 +324,7 @@ impl<'g> Evaluator<'g> {
             head: Vec::new(),
             work: 0,
             work_cap: u64::MAX,
+            rules_tried: 0,
         }
     }
 
@@ -344,6 +353,7 @@ impl<'g> Evaluator<'g> {
         self.stores[Level::Move as usize].clear();
         self.facts.load(bits);
         self.work = 0;
+        self.rules_tried = 0;
     }
 
     /// Sets the moves being made (forgetting what the previous ones implied):
@@ -351,6 +361,7 @@ impl<'g> Evaluator<'g> {
     pub fn set_moves(&mut self, does: impl Iterator<Item = (TermId, TermId)>) {
         self.stores[Level::Move as usize].clear();
         self.work = 0;
+        self.rules_tried = 0;
         self.does.clear();
         self.does.extend(does);
     }
@@ -546,6 +557,12 @@ impl<'g> Evaluator<'g> {
         mask: u64,
         t: TableRef,
     ) -> Result<(), Stop> {
+        // Rules tried count too: a relation of many facts, called with
+        // bound arguments, unifies each one's head.
+        self.rules_tried += 1;
+        if self.rules_tried.is_multiple_of(RULES_PER_CANDIDATE) {
+            self.tick()?;
+        }
         let rules = &self.game.rules;
         let rule = &rules.rules[r];
         let base = self.env.len();
