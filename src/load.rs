@@ -232,7 +232,7 @@ fn make_game(
         return Err(bad_values);
     }
     match engine {
-        Some(EngineKind::Rules) => Ok((rule_game(program, &limits)?, Choice::Asked)),
+        Some(EngineKind::Rules) => Ok((Game::from_rules(program, &limits)?, Choice::Asked)),
         Some(engine) => {
             let mut game =
                 Game::from_ground(ground::ground(program, &limits)?, program.meta.clone())?;
@@ -258,7 +258,7 @@ fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diag
     let grounded = ground::ground_extending(program, &measure_at, &mut |overrun| {
         match stage {
             Stage::Unmeasured if !overrun.growing => {
-                let game = rule_game(program, limits);
+                let game = Game::from_rules(program, limits);
                 let per_state = (game.as_ref().ok())
                     .and_then(|game| game.rule_work_per_state(estimate::ENOUGH_PER_STATE));
                 rules = Some(game);
@@ -279,7 +279,7 @@ fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diag
             }
         }
     });
-    let rules = || rules.unwrap_or_else(|| rule_game(program, limits));
+    let rules = || rules.unwrap_or_else(|| Game::from_rules(program, limits));
     match (grounded, stage) {
         (Ok(ground), stage) => {
             let effort = ground.effort;
@@ -320,18 +320,6 @@ enum Stage {
     /// With the whole limits: the rule evaluator could not be measured, or
     /// a relation grew.
     Whole,
-}
-
-/// The game on the rule evaluator, its domains grounded within the first
-/// look, then with the whole limits, which a few games need (a relaxed
-/// model too large fails faster within the first look, and the domains
-/// per position take over).
-fn rule_game(program: &Program, limits: &Limits) -> Result<Game, Vec<Diagnostic>> {
-    let first_look = Limits {
-        max_effort: estimate::FIRST_LOOK,
-        ..*limits
-    };
-    Game::from_rules(program, &first_look).or_else(|_| Game::from_rules(program, limits))
 }
 
 /// The compiled game of a ground program, on the engine that pays off.
