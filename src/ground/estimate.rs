@@ -28,7 +28,7 @@ pub fn effort(work: u64, literals: usize, atoms: usize) -> Effort {
 
 /// The effort every game may ground with, whatever its work per state:
 /// a tenth of a second or two. Every conformance and shipped game grounds
-/// within it (the largest, othello-comp2007, in 1,803,210 steps); past it
+/// within it (the largest in 1,803,210 steps: docs/ENGINES.md); past it
 /// only a game whose cost per state on the rule evaluator allows it
 /// ([`budget_for`]) grounds on, so a game that falls back spends no more
 /// than this on grounding (no more than [`MEASURE_AT`] if its states are
@@ -40,9 +40,8 @@ pub const FIRST_LOOK: Effort = 2_500_000;
 /// than that falls back there, without grounding the rest of the first
 /// look; another grounds on, in place, to its budget or the first look,
 /// whichever is larger ([`grounds_up_to`]). Every conformance and shipped
-/// game but othello-comp2007 grounds within it (checkersTiny in 1,176,869
-/// steps, chaupar in 1,048,388), so only that one pays for a measure it
-/// does not need.
+/// game but one grounds within it (the next largest in 1,176,869 steps),
+/// so only that one pays for a measure it does not need.
 pub const MEASURE_AT: Effort = FIRST_LOOK / 2;
 
 /// Where the default choice stops grounding a game whose budget is
@@ -62,9 +61,10 @@ pub fn grounds_up_to(budget: Effort) -> Effort {
 pub const PAYBACK_STATES: Effort = 1_500;
 
 /// The most effort a game the rule evaluator can run is ever grounded with
-/// by default, however costly its states (a second or two): chess, whose
-/// ground program would pass the limits, falls back after it instead of
-/// grounding up to them. Brawl, the largest grounding kept, takes 14,800,000.
+/// by default, however costly its states (a second or two): a game whose
+/// ground program would pass the limits falls back after it instead of
+/// grounding up to them. The largest grounding kept in the public corpus
+/// takes 14,800,000.
 pub const MAX_BUDGET: Effort = 20_000_000;
 
 /// The cost of a state on the rule evaluator from which the budget is
