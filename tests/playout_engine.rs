@@ -20,34 +20,25 @@ fn field<'a>(json: &'a str, name: &str) -> &'a str {
     &rest[..end]
 }
 
+/// The `playout work` row of `check --explain` for a game file.
+fn playout_work(file: &str) -> String {
+    let (out, err, code) = run(&["check", file, "--explain", "--playouts", "0"], "");
+    assert_eq!(code, 0, "{err}");
+    explain_row(&out, "playout work")
+        .expect("the row")
+        .to_string()
+}
+
 #[test]
 fn the_trial_is_shown_by_check_explain() {
-    let (out, _, code) = run(&["check", BITE, "--explain", "--playouts", "0"], "");
-    assert_eq!(code, 0);
     assert_eq!(
-        explain_row(&out, "playout work"),
-        Some(
-            "1310 flips and readers, 47 word operations per joint move: bench and match play on \
-             words"
-        )
+        playout_work(BITE),
+        "1310 flips and readers, 47 word operations per joint move: bench and match play on words"
     );
-    let (out, _, code) = run(
-        &[
-            "check",
-            "games/pawn_whopping.rules",
-            "--explain",
-            "--playouts",
-            "0",
-        ],
-        "",
-    );
-    assert_eq!(code, 0);
     assert_eq!(
-        explain_row(&out, "playout work"),
-        Some(
-            "329 flips and readers, 406 word operations per joint move: bench and match play on \
-             incremental"
-        )
+        playout_work("games/pawn_whopping.rules"),
+        "329 flips and readers, 406 word operations per joint move: bench and match play on \
+         incremental"
     );
 }
 
