@@ -284,7 +284,7 @@ impl Grounder<'_> {
         }
         // The relaxed model writes no rules, where the grounder checks its
         // effort: a join that keeps finding the atoms it has would pass it.
-        if self.output == Output::Atoms && self.effort() > self.limits.max_effort {
+        if self.output == Output::Atoms && self.past_budget() {
             return Err(self.too_big(j.rule.span, Reached::Effort));
         }
         let atom = &j.rule.pos[i];
