@@ -141,14 +141,12 @@ fn print_summary(path: &Path, loaded: &Loaded, observed: &Observed) {
         loaded.choice.explain()
     ));
     if let Some(t) = game.playout_work() {
-        let engine = match t.words_pay_off() {
-            true => "words",
-            false => "incremental",
-        };
         text.push_str(&format!(
             "  playout work   {} flips and readers, {} word operations per joint move: \
-             bench and match play on {engine}\n",
-            t.flips, t.words
+             bench and match play on {}\n",
+            t.flips,
+            t.words,
+            t.engine().name()
         ));
     }
     // The game's symbols extend the program's, so the ids are the same.

@@ -481,7 +481,7 @@ impl Game {
             return None;
         }
         let program = WordProgram::new(&self.net, &self.atoms, &self.terms, &self.symbols).ok()?;
-        let trial = trial::run(&self.net, &program)?;
+        let trial = trial::run(&self.net, &program, &self.initial().bits)?;
         Some((program, trial))
     }
 
@@ -495,7 +495,7 @@ impl Game {
     /// (docs/ENGINES.md, "Which engine runs playouts"). Returns the trial.
     pub fn prefer_cheaper_playouts(&mut self) -> Option<Trial> {
         let (program, trial) = self.playout_trial()?;
-        if trial.words_pay_off() {
+        if trial.engine() == EngineKind::Words {
             self.words = Some(Box::new(program));
             self.engine = EngineKind::Words;
             self.initial_counters = None;

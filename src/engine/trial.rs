@@ -13,6 +13,7 @@
 //! engine is chosen only by a margin that keeps every game measured at
 //! least as fast.
 
+use super::EngineKind;
 use super::compile::Net;
 use super::words::WordProgram;
 use rand::{RngExt, SeedableRng};
@@ -39,16 +40,19 @@ pub struct Trial {
 }
 
 impl Trial {
-    /// Whether the word engine is predicted to play for clearly fewer
-    /// instructions than the incremental engine.
-    pub fn words_pay_off(&self) -> bool {
-        self.words.saturating_mul(MARGIN) < self.flips
+    /// The engine to play on: the word engine if it is predicted to play
+    /// for clearly fewer instructions than the incremental engine.
+    pub fn engine(&self) -> EngineKind {
+        match self.words.saturating_mul(MARGIN) < self.flips {
+            true => EngineKind::Words,
+            false => EngineKind::Incremental,
+        }
     }
 }
 
-/// Plays the trial. `None` for a game with no joint move to play from its
-/// initial state.
-pub fn run(net: &Net, program: &WordProgram) -> Option<Trial> {
+/// Plays the trial from the game's `initial` state. `None` for a game
+/// with no joint move to play from it.
+pub fn run(net: &Net, program: &WordProgram, initial: &[u64]) -> Option<Trial> {
     let mut readers = vec![0u64; net.slots];
     for &lit in &net.lits {
         readers[(lit >> 1) as usize] += 1;
@@ -56,15 +60,11 @@ pub fn run(net: &Net, program: &WordProgram) -> Option<Trial> {
     let slot_at = program.slot_at_bit();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     let mut machine = program.machine();
-    let mut initial = vec![0u64; net.base.len().div_ceil(64).max(1)];
-    for &i in &net.init {
-        initial[(i / 64) as usize] |= 1 << (i % 64);
-    }
-    let mut state = initial.clone();
-    let mut next = initial.clone();
+    let mut state = initial.to_vec();
+    let mut next = initial.to_vec();
     let mut legal = vec![Vec::new(); net.roles.len()];
     let mut does = Vec::with_capacity(net.roles.len());
-    program.load(&mut machine, &state, &mut legal);
+    program.load_counting(&mut machine, &state, &mut legal);
     let (mut steps, mut length, mut flips) = (0u32, 0u32, 0u64);
     let start_work = program.work(&machine);
     let mut before = program.bits(&machine).to_vec();
@@ -91,8 +91,8 @@ pub fn run(net: &Net, program: &WordProgram) -> Option<Trial> {
                 return None;
             }
             length = 0;
-            state.copy_from_slice(&initial);
-            program.load(&mut machine, &state, &mut legal);
+            state.copy_from_slice(initial);
+            program.load_counting(&mut machine, &state, &mut legal);
             before.copy_from_slice(program.bits(&machine));
             continue;
         }
@@ -101,10 +101,10 @@ pub fn run(net: &Net, program: &WordProgram) -> Option<Trial> {
             let m = moves[rng.random_range(0..moves.len())];
             does.push(role.moves[m as usize].does);
         }
-        program.next(&mut machine, does.iter().copied(), &mut next);
+        program.next_counting(&mut machine, does.iter().copied(), &mut next);
         count_flips(&mut before, program.bits(&machine));
         std::mem::swap(&mut state, &mut next);
-        program.load(&mut machine, &state, &mut legal);
+        program.load_counting(&mut machine, &state, &mut legal);
         count_flips(&mut before, program.bits(&machine));
         (steps, length) = (steps + 1, length + 1);
     }

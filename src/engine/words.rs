@@ -1171,7 +1171,8 @@ impl WordProgram {
             .collect()
     }
 
-    /// The work a machine has done so far ([`WordMachine::work`]'s counts).
+    /// The work a machine has done so far in [`WordProgram::load_counting`]
+    /// and [`WordProgram::next_counting`] ([`WordMachine::work`]'s counts).
     pub fn work(&self, m: &WordMachine) -> u64 {
         m.work
     }
@@ -1194,7 +1195,7 @@ impl WordProgram {
     /// readers of the bits it changed, which are units of higher levels or
     /// of the `after` phase, so further on. An `after` unit also runs the
     /// rules filed under the chosen moves (`cursors`) that are its.
-    fn run_scheduled(&self, m: &mut WordMachine, units: std::ops::Range<u32>) {
+    fn run_scheduled<const COUNT: bool>(&self, m: &mut WordMachine, units: std::ops::Range<u32>) {
         let WordMachine {
             bits,
             scheduled,
@@ -1220,7 +1221,9 @@ impl WordProgram {
                     bits[w as usize] &= !mask;
                 }
                 self.run(bits, unit.ops.0, unit.ops.1);
-                *work += u64::from(unit.cost) + 2 * heads.len() as u64 + cursors.len() as u64;
+                if COUNT {
+                    *work += u64::from(unit.cost) + 2 * heads.len() as u64 + cursors.len() as u64;
+                }
                 for (i, next) in cursors.iter_mut() {
                     let rules = &self.does[*i as usize].1;
                     while rules.get(*next).is_some_and(|r| r.1 < u) {
@@ -1228,14 +1231,19 @@ impl WordProgram {
                     }
                     while let Some(&(_, _, start, end)) = rules.get(*next).filter(|r| r.1 == u) {
                         self.run(bits, start, end);
-                        *work += self.cost(start, end);
+                        if COUNT {
+                            *work += self.cost(start, end);
+                        }
                         *next += 1;
                     }
                 }
                 for (&(w, mask), &old) in heads.iter().zip(saved.iter()) {
                     let changed = (bits[w as usize] & mask) ^ old;
                     if changed != 0 {
-                        *work += self.schedule(scheduled, w, changed);
+                        let looked_at = self.schedule(scheduled, w, changed);
+                        if COUNT {
+                            *work += looked_at;
+                        }
                     }
                 }
             }
@@ -1246,6 +1254,21 @@ impl WordProgram {
     /// units whose input changed, once a view is loaded), then every role's
     /// legal moves (in move order).
     pub fn load(&self, m: &mut WordMachine, state: &[u64], legal: &mut [Vec<u32>]) {
+        self.load_with::<false>(m, state, legal);
+    }
+
+    /// [`WordProgram::load`], adding its work to the machine's count
+    /// ([`WordProgram::work`]).
+    pub fn load_counting(&self, m: &mut WordMachine, state: &[u64], legal: &mut [Vec<u32>]) {
+        self.load_with::<true>(m, state, legal);
+    }
+
+    fn load_with<const COUNT: bool>(
+        &self,
+        m: &mut WordMachine,
+        state: &[u64],
+        legal: &mut [Vec<u32>],
+    ) {
         let own = std::mem::take(&mut m.next_held) && m.last_next[..] == *state;
         if !own && !self.units.units.is_empty() && self.initial.0[..] == *state {
             // Back to the start (a new playout): the bits of the start.
@@ -1277,7 +1300,9 @@ impl WordProgram {
             true => &self.reload,
             false => &self.load,
         };
-        m.work += copies.len() as u64;
+        if COUNT {
+            m.work += copies.len() as u64;
+        }
         if own {
             apply(bits, copies, |bits, w| bits[w]);
         } else {
@@ -1287,23 +1312,26 @@ impl WordProgram {
             for (&(w, mask), &old) in self.base_clear.iter().zip(m.saved.iter()) {
                 let changed = (m.bits[w as usize] & mask) ^ old;
                 if changed != 0 {
-                    m.work += self.schedule(&mut m.scheduled, w, changed);
+                    let looked_at = self.schedule(&mut m.scheduled, w, changed);
+                    if COUNT {
+                        m.work += looked_at;
+                    }
                 }
             }
             m.cursors.clear();
-            self.run_scheduled(m, 0..self.units.first_after);
+            self.run_scheduled::<COUNT>(m, 0..self.units.first_after);
         } else {
             let end = self.view.levels.last().map_or(0, |l| l.1);
             self.run(&mut m.bits, 0, end);
-            m.work += self.whole_cost.0;
+            if COUNT {
+                m.work += self.whole_cost.0;
+            }
             m.view_loaded = true;
         }
         self.legal_into(&m.bits, legal);
-        m.work += self
-            .legal
-            .iter()
-            .map(|role| role.words.len() as u64)
-            .sum::<u64>();
+        if COUNT {
+            m.work += self.legal.iter().map(|r| r.words.len() as u64).sum::<u64>();
+        }
     }
 
     /// Every role's legal moves (in move order) from the loaded view.
@@ -1342,6 +1370,26 @@ impl WordProgram {
     /// input changed (the state loaded since, or the moves, whose rules are
     /// run by their units).
     pub fn next(&self, m: &mut WordMachine, does: impl Iterator<Item = u32>, out: &mut [u64]) {
+        self.next_with::<false>(m, does, out);
+    }
+
+    /// [`WordProgram::next`], adding its work to the machine's count
+    /// ([`WordProgram::work`]).
+    pub fn next_counting(
+        &self,
+        m: &mut WordMachine,
+        does: impl Iterator<Item = u32>,
+        out: &mut [u64],
+    ) {
+        self.next_with::<true>(m, does, out);
+    }
+
+    fn next_with<const COUNT: bool>(
+        &self,
+        m: &mut WordMachine,
+        does: impl Iterator<Item = u32>,
+        out: &mut [u64],
+    ) {
         let incremental = m.after_loaded && !self.units.units.is_empty();
         let WordMachine {
             bits,
@@ -1377,16 +1425,21 @@ impl WordProgram {
                 }
                 if !other.contains(&i) {
                     let bit = bit_of(i);
-                    *work += self.schedule(scheduled, bit / 64, 1 << (bit % 64));
+                    let looked_at = self.schedule(scheduled, bit / 64, 1 << (bit % 64));
+                    if COUNT {
+                        *work += looked_at;
+                    }
                 }
             }
             let all = self.units.units.len() as u32;
-            self.run_scheduled(m, self.units.first_after..all);
+            self.run_scheduled::<COUNT>(m, self.units.first_after..all);
         } else {
             for &(w, mask) in &self.after.clear {
                 bits[w as usize] &= !mask;
             }
-            *work += self.whole_cost.1;
+            if COUNT {
+                *work += self.whole_cost.1;
+            }
             for (l, &(start, end)) in self.after.levels.iter().enumerate() {
                 self.run(bits, start, end);
                 let level = l as u32 + 1;
@@ -1395,14 +1448,18 @@ impl WordProgram {
                     while let Some(&(_, _, start, end)) = rules.get(*next).filter(|r| r.0 == level)
                     {
                         self.run(bits, start, end);
-                        *work += self.cost(start, end);
+                        if COUNT {
+                            *work += self.cost(start, end);
+                        }
                         *next += 1;
                     }
                 }
             }
             m.after_loaded = true;
         }
-        m.work += self.next.len() as u64;
+        if COUNT {
+            m.work += self.next.len() as u64;
+        }
         let bits = &m.bits;
         out.iter_mut().for_each(|w| *w = 0);
         for t in &self.next {
