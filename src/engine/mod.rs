@@ -492,15 +492,16 @@ impl Game {
 
     /// For a game about to play many playouts on the incremental engine:
     /// moves it to the word engine when the trial predicts that cheaper
-    /// (docs/ENGINES.md, "Which engine runs playouts"). Returns the trial.
-    pub fn prefer_cheaper_playouts(&mut self) -> Option<Trial> {
-        let (program, trial) = self.playout_trial()?;
+    /// (docs/ENGINES.md, "Which engine runs playouts").
+    pub fn prefer_cheaper_playouts(&mut self) {
+        let Some((program, trial)) = self.playout_trial() else {
+            return;
+        };
         if trial.engine() == EngineKind::Words {
             self.words = Some(Box::new(program));
             self.engine = EngineKind::Words;
             self.initial_counters = None;
         }
-        Some(trial)
     }
 
     /// Why the word engine does not take this game (`None` if it does).
