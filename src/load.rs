@@ -16,7 +16,7 @@ use crate::check::{Summary, analyse, in_source_order, incomplete, never_matched}
 use crate::diag::{Diagnostic, has_errors};
 use crate::engine::{EngineKind, Game};
 use crate::ground::estimate::{self, Effort};
-use crate::ground::{self, Ground, GroundError, Limits};
+use crate::ground::{self, Ground, GroundError, Limits, StateFacts};
 use crate::syntax::{self, LoadError, Overrides, Program, ReadError, SourceMap, Syntax};
 use std::path::Path;
 
@@ -166,8 +166,25 @@ pub enum Choice {
     /// `per_state` cost allows, and more than [`estimate::MEASURE_AT`] or
     /// the first look ([`estimate::grounds_up_to`]).
     Estimate { per_state: u64, budget: Effort },
+    /// On the rule evaluator: the ground program, predicted when the
+    /// rule evaluator was measured, passes twice the effort its cost per
+    /// state allows ([`estimate::beyond`]), so the grounding stopped there.
+    Predicted(Prediction),
     /// On the rule evaluator: finite but larger than the limits (why).
     TooLarge(String),
+}
+
+/// A grounding stopped by its prediction ([`Choice::Predicted`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prediction {
+    /// The rule evaluator's candidate facts per state.
+    pub per_state: u64,
+    /// The effort those allow ([`estimate::budget_for`]).
+    pub budget: Effort,
+    /// The steps the whole grounding is predicted to take.
+    pub predicted: Effort,
+    /// The steps taken when it was predicted.
+    pub at: Effort,
 }
 
 impl Choice {
@@ -180,6 +197,14 @@ impl Choice {
                  state on the rule evaluator",
                 estimate::grounds_up_to(*budget),
                 at_least(*per_state),
+            )),
+            Choice::Predicted(p) => Some(format!(
+                "grounding would take about {} steps (predicted after {}), more than twice the {} \
+                 it may for {} candidate facts per state on the rule evaluator",
+                p.predicted,
+                p.at,
+                estimate::grounds_up_to(p.budget),
+                at_least(p.per_state),
             )),
             Choice::TooLarge(why) => Some(why.clone()),
             _ => None,
@@ -207,7 +232,9 @@ impl Choice {
                 "grounded in {effort} steps with the whole limits (the rule evaluator could not \
                  evaluate the initial state)"
             ),
-            Choice::Estimate { .. } | Choice::TooLarge(_) => self.fallback().unwrap_or_default(),
+            Choice::Estimate { .. } | Choice::Predicted(_) | Choice::TooLarge(_) => {
+                self.fallback().unwrap_or_default()
+            }
         }
     }
 }
@@ -244,34 +271,59 @@ fn make_game(
 }
 
 /// The default engine (see docs/ENGINES.md, "How an engine is chosen"):
-/// a game that grounds within [`estimate::MEASURE_AT`] is compiled; past
-/// it, the game is loaded on the rule evaluator, which says what one of
-/// its states costs, and its grounding goes on, in place, only within the
-/// effort that cost allows ([`estimate::budget_for`]) or the first look.
+/// a game that grounds within [`estimate::MEASURE_AT`] is compiled unless
+/// its ground program, predicted at [`estimate::PEEK`], passes it; past it
+/// (or that prediction), the game is loaded on the rule evaluator, which
+/// says what one of its states costs, and its grounding goes on, in place,
+/// only within the effort that cost allows ([`estimate::budget_for`]) or
+/// the first look, and only if the ground program, predicted with every
+/// state fact the rule evaluator knows, fits there.
 fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diagnostic>> {
     let mut stage = Stage::Unmeasured;
     let mut rules = None;
-    let measure_at = Limits {
-        max_effort: estimate::MEASURE_AT,
+    let peek = Limits {
+        max_effort: estimate::PEEK,
         ..*limits
     };
-    let grounded = ground::ground_extending(program, &measure_at, &mut |overrun| {
+    let grounded = ground::ground_extending(program, &peek, &mut |overrun| {
         match stage {
             Stage::Unmeasured if !overrun.growing => {
+                // At the peek, a game not predicted past the measure grounds
+                // on to it unmeasured.
+                let peeking = overrun.effort <= estimate::MEASURE_AT;
+                if peeking && !estimate::beyond(overrun.predicted(None), estimate::MEASURE_AT) {
+                    return Some(estimate::MEASURE_AT);
+                }
                 let game = Game::from_rules(program, limits);
                 let per_state = (game.as_ref().ok())
                     .and_then(|game| game.rule_work_per_state(estimate::ENOUGH_PER_STATE));
+                let predicted = (game.as_ref().ok()).map(|game| {
+                    overrun.predicted(Some(StateFacts {
+                        facts: game.possible_facts(),
+                        terms: &game.terms,
+                    }))
+                });
                 rules = Some(game);
-                let Some(per_state) = per_state else {
+                let (Some(per_state), Some(predicted)) = (per_state, predicted) else {
                     stage = Stage::Whole;
                     return Some(limits.max_effort);
                 };
                 let budget = estimate::budget_for(per_state);
-                stage = Stage::Budget { per_state, budget };
                 let up_to = estimate::grounds_up_to(budget);
-                (up_to > estimate::MEASURE_AT).then_some(up_to)
+                // Predicted far past where it may stop: stop now.
+                if estimate::beyond(predicted, up_to) {
+                    stage = Stage::Predicted(Prediction {
+                        per_state,
+                        budget,
+                        predicted,
+                        at: overrun.effort,
+                    });
+                    return None;
+                }
+                stage = Stage::Budget { per_state, budget };
+                (up_to > overrun.effort).then_some(up_to)
             }
-            Stage::Budget { .. } if !overrun.growing => None,
+            Stage::Budget { .. } | Stage::Predicted(_) if !overrun.growing => None,
             // A relation the grounder saw grow gets the whole limits' verdict.
             _ => {
                 stage = Stage::Whole;
@@ -292,12 +344,15 @@ fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diag
                     per_state,
                     budget,
                 },
-                Stage::Whole => Choice::Whole { effort },
+                Stage::Whole | Stage::Predicted(_) => Choice::Whole { effort },
             };
             compiled(program, ground, choice)
         }
         (Err(e), Stage::Budget { per_state, budget }) if e.over_budget => {
             Ok((rules()?, Choice::Estimate { per_state, budget }))
+        }
+        (Err(e), Stage::Predicted(prediction)) if e.over_budget => {
+            Ok((rules()?, Choice::Predicted(prediction)))
         }
         (
             Err(GroundError {
@@ -317,6 +372,8 @@ enum Stage {
     Unmeasured,
     /// Within the budget the rule evaluator's cost per state allows.
     Budget { per_state: u64, budget: Effort },
+    /// Stopped: the ground program is predicted beyond that budget.
+    Predicted(Prediction),
     /// With the whole limits: the rule evaluator could not be measured, or
     /// a relation grew.
     Whole,

@@ -4,13 +4,15 @@
 //! larger than a state's work sends a game to the rule evaluator before
 //! grounding reaches its limits; the same relation beside states that cost
 //! the rule evaluator much is grounded and compiled, the grounding of the
-//! first look going on in place. `check --explain` says which and why.
+//! first look going on in place; a ground program predicted far past its
+//! budget stops where it is predicted. `check --explain` says which and
+//! why.
 
 mod common;
 
 use tabula::engine::EngineKind;
 use tabula::ground::estimate::{self, FIRST_LOOK, MEASURE_AT};
-use tabula::ground::{self, Limits, Overrun};
+use tabula::ground::{self, Limits};
 use tabula::load::{Choice, Loaded};
 use tabula::syntax::{self, Program, SourceMap, Syntax};
 
@@ -62,34 +64,49 @@ fn a_small_game_is_compiled_within_the_first_look() {
 }
 
 /// 36,000,000 pairs would pass the limit of 2,000,000 ground atoms; the
-/// measure at half the first look stops long before it, and a state's
-/// work allows no more.
+/// prediction at the peek (a quarter of the measure) sees it, the state is
+/// measured there, and its work allows no more: the grounding stops at
+/// the peek.
 #[test]
-fn a_game_too_large_to_ground_falls_back_at_the_first_look() {
+fn a_game_too_large_to_ground_falls_back_at_the_peek() {
     let loaded = open(&pairs_game(6_000, CHEAP_STATES.0, CHEAP_STATES.1));
     assert_eq!(loaded.game.engine(), EngineKind::Rules);
-    let Choice::Estimate { per_state, budget } = loaded.choice else {
+    let Choice::Predicted(prediction) = loaded.choice else {
         panic!("{:?}", loaded.choice)
     };
-    assert!(budget <= FIRST_LOOK, "{budget}");
-    assert_eq!(budget, estimate::budget_for(per_state));
+    assert!(prediction.at < MEASURE_AT, "{prediction:?}");
+    assert!(prediction.budget <= FIRST_LOOK, "{prediction:?}");
+    assert_eq!(
+        prediction.budget,
+        estimate::budget_for(prediction.per_state)
+    );
 }
 
 /// 810,000 pairs ground (about 9,000,000 steps, past the first look) but
 /// cost more than 1,500 cheap states: the rule evaluator runs the game,
-/// whose grounding stopped at the measure, half the first look.
+/// whose grounding stopped at the peek, where the prediction came within
+/// a tenth of the whole grounding's steps.
 #[test]
 fn a_ground_program_huge_for_its_states_runs_on_the_rule_evaluator() {
-    let loaded = open(&pairs_game(900, CHEAP_STATES.0, CHEAP_STATES.1));
+    let text = pairs_game(900, CHEAP_STATES.0, CHEAP_STATES.1);
+    let loaded = open(&text);
     assert_eq!(loaded.game.engine(), EngineKind::Rules);
-    let Choice::Estimate { per_state, budget } = loaded.choice else {
+    let Choice::Predicted(prediction) = loaded.choice else {
         panic!("{:?}", loaded.choice)
     };
-    assert!(per_state < 100, "{per_state}");
-    assert_eq!(estimate::grounds_up_to(budget), MEASURE_AT);
+    assert!(prediction.per_state < 100, "{prediction:?}");
+    assert_eq!(estimate::grounds_up_to(prediction.budget), MEASURE_AT);
+    assert!(prediction.at < MEASURE_AT, "{prediction:?}");
+    let whole = ground::ground(&program(&text), &Limits::default()).expect("grounds");
+    let off = prediction.predicted.abs_diff(whole.effort);
+    assert!(off < whole.effort / 10, "{prediction:?} {}", whole.effort);
     let why = loaded.choice.fallback().expect("a reason");
     assert!(
-        why.starts_with("grounding takes more than 1250000 steps, more than it may for "),
+        why.starts_with(&format!(
+            "grounding would take about {} steps (predicted after {}), more than twice the \
+             1250000 it may for ",
+            prediction.predicted, prediction.at
+        )),
         "{why}"
     );
 }
@@ -149,11 +166,11 @@ fn a_grounding_past_its_budget_goes_on_in_place() {
     };
     let mut asked = Vec::new();
     let resumed = ground::ground_extending(&program, &small, &mut |overrun| {
-        asked.push(overrun);
+        asked.push(overrun.growing);
         Some(whole.effort)
     })
     .expect("grounds within the raised budget");
-    assert_eq!(asked, [Overrun { growing: false }]);
+    assert_eq!(asked, [false]);
     assert_eq!(resumed.effort, whole.effort);
     assert_eq!(resumed.stats(), whole.stats());
     assert_eq!((resumed.heads, resumed.lits), (whole.heads, whole.lits));
@@ -190,10 +207,61 @@ fn check_explain_says_why() {
     );
     assert_eq!(err, "");
     let (line, err) = engine_line(&large);
-    let why = "grounding takes more than 1250000 steps, more than it may for ";
+    let why = "grounding would take about ";
     assert!(line.starts_with(&format!("rules: {why}")), "{line}");
     assert!(
         err.contains(why) && err.ends_with("; using the rule evaluator\n"),
         "{err}"
+    );
+}
+
+/// `tests/games/drift.rules`: a counter whose values the relaxed model
+/// learns one round at a time and a terminal test joining three of them.
+/// At the measure the grounding has made a small part of that join; the
+/// size predicted from every counter value the rule evaluator knows passes
+/// twice the budget its costly states allow, so the game runs on the rule
+/// evaluator without grounding on to that budget (it used to ground to
+/// 2,806,500 steps first).
+#[test]
+fn a_grounding_predicted_beyond_its_budget_stops_at_the_measure() {
+    let loaded = match tabula::load::open(
+        std::path::Path::new("tests/games/drift.rules"),
+        None,
+        &Default::default(),
+    ) {
+        Ok(loaded) => loaded,
+        Err(failed) => panic!("does not load: {:?}", failed.diagnostics),
+    };
+    assert_eq!(loaded.game.engine(), EngineKind::Rules);
+    let Choice::Predicted(prediction) = loaded.choice else {
+        panic!("{:?}", loaded.choice)
+    };
+    assert_eq!(prediction.per_state, 1_871);
+    assert_eq!(estimate::grounds_up_to(prediction.budget), 2_806_500);
+    assert!(MEASURE_AT < prediction.at && prediction.at < FIRST_LOOK);
+    assert!(estimate::beyond(prediction.predicted, 2_806_500));
+    let (out, err, code) = common::run(
+        &[
+            "check",
+            "--explain",
+            "--playouts",
+            "0",
+            "tests/games/drift.rules",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let why = format!(
+        "grounding would take about {} steps (predicted after {}), more than twice the 2806500 \
+         it may for 1871 candidate facts per state on the rule evaluator",
+        prediction.predicted, prediction.at
+    );
+    assert!(
+        out.contains(&format!("\n  engine         rules: {why}\n")),
+        "{out}"
+    );
+    assert_eq!(
+        err,
+        format!("note: tests/games/drift.rules: {why}; using the rule evaluator\n")
     );
 }

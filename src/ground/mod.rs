@@ -22,6 +22,7 @@ mod join;
 pub mod numbers;
 pub(crate) mod prepare;
 mod relation;
+mod size;
 pub mod terms;
 
 use crate::diag::{Diagnostic, codes};
@@ -30,6 +31,7 @@ use crate::syntax::{Program, Span, Sym, Symbols, Syntax};
 use prepare::{PAtom, Pat, Prepared, RelKey};
 use relation::Relation;
 use rustc_hash::FxHashMap;
+pub use size::StateFacts;
 use terms::Extent;
 pub use terms::{GTerm, TermId, TermTable};
 
@@ -261,17 +263,29 @@ pub fn ground(program: &Program, limits: &Limits) -> Result<Ground, GroundError>
 }
 
 /// Where a grounding stands when it passes [`Limits::max_effort`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Overrun {
+pub struct Overrun<'a> {
     /// Whether a relation still makes ever larger terms (the game may grow
     /// without bound: only the whole limits can tell).
     pub growing: bool,
+    /// The steps taken so far.
+    pub effort: estimate::Effort,
+    /// What the grounder has made so far, for [`Overrun::predicted`].
+    model: size::Model<'a>,
+}
+
+impl Overrun<'_> {
+    /// The steps the whole ground program would take if every relation
+    /// held the facts it has now, `true` those of `state` if given (a
+    /// prediction from counts: [`size`]); at least the steps taken.
+    pub fn predicted(&self, state: Option<StateFacts>) -> estimate::Effort {
+        self.model.predicted_effort(state, self.effort)
+    }
 }
 
 /// Asked when a grounding passes its effort budget: the larger budget to
 /// go on with, in place (nothing made so far is made again), or `None` to
 /// stop there.
-pub type Extend<'a> = dyn FnMut(Overrun) -> Option<estimate::Effort> + 'a;
+pub type Extend<'a> = dyn FnMut(&Overrun) -> Option<estimate::Effort> + 'a;
 
 /// Grounds a checked program, integers computed from the state left open;
 /// past its effort budget, `extend` says whether it goes on (see
@@ -369,7 +383,7 @@ fn ground_once(
     output: Output,
     kept_ground: &[RelKey],
 ) -> Result<Ground, Retry> {
-    let mut stop = |_| None;
+    let mut stop = |_: &Overrun| None;
     ground_once_extending(program, limits, integers, output, kept_ground, &mut stop)
 }
 
@@ -412,6 +426,7 @@ fn ground_once_extending(
         over_budget: false,
         extend,
         num: numbers::State::default(),
+        rules: Vec::new(),
     };
     let mut rules = Vec::new();
     let mut errors = Vec::new();
@@ -433,6 +448,9 @@ fn ground_once_extending(
         g.open_integers(&mut rules, &mut specs, kept_ground);
     }
     rules.extend(g.bridges());
+    if output == Output::Program {
+        g.rules = rules.clone();
+    }
     let mut rule_rels: Vec<RuleRels> = rules
         .iter()
         .map(|r| RuleRels {
@@ -513,6 +531,10 @@ struct Grounder<'e> {
     extend: &'e mut Extend<'e>,
     /// The integers computed at play time.
     num: numbers::State,
+    /// The rules being grounded, to predict the ground program's size
+    /// when the effort passes the budget (left empty for the relaxed model
+    /// alone, which predicts nothing).
+    rules: Vec<Prepared>,
 }
 
 /// The bound of [`Limits`] that grounding reached.
@@ -690,8 +712,18 @@ impl Grounder<'_> {
         }
         let overrun = Overrun {
             growing: self.still_growing(),
+            effort,
+            model: size::Model {
+                rules: &self.rules,
+                rels: &self.rels,
+                rel_ids: &self.rel_ids,
+                terms: &self.terms,
+                symbols: &self.symbols,
+                rules_written: self.heads.len(),
+                literals_written: self.lits.len(),
+            },
         };
-        match (self.extend)(overrun) {
+        match (self.extend)(&overrun) {
             Some(budget) if budget >= effort => {
                 self.limits.max_effort = budget;
                 false
