@@ -9,6 +9,7 @@
 
 mod compile;
 mod fixpoint;
+mod flat;
 mod incremental;
 pub mod perft;
 mod rules;
@@ -22,6 +23,7 @@ use crate::ground::{
 };
 use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
 use compile::{BASE0, GoalValue, Net, PlanStep, SLOT_TRUE};
+use flat::{FlatPlan, FlatPlans, FlatStep};
 use incremental::{Counters, Propagation};
 use rand::{Rng, RngExt};
 pub use rules::QueryRules;
@@ -147,6 +149,8 @@ pub struct Game {
     rules: Option<Box<RuleGame>>,
     /// The word program, when the word engine is selected.
     words: Option<Box<WordProgram>>,
+    /// The plans as the reference engine runs them, when it is selected.
+    flat: Option<Box<FlatPlans>>,
 }
 
 /// Which evaluator a [`Machine`] uses for a state's view; both answer the
@@ -221,6 +225,7 @@ impl Game {
             net,
             rules: None,
             words: None,
+            flat: None,
         };
         game.set_engine(engine);
         Ok(game)
@@ -251,6 +256,7 @@ impl Game {
             initial_counters: None,
             rules: Some(Box::new(rule_game)),
             words: None,
+            flat: None,
         })
     }
 
@@ -458,6 +464,7 @@ impl Game {
             }
         }
         self.engine = engine;
+        self.flat = (engine == EngineKind::Reference).then(|| Box::new(FlatPlans::new(&self.net)));
         self.initial_counters = match engine {
             EngineKind::Reference | EngineKind::Rules | EngineKind::Words => None,
             EngineKind::Incremental => Some(Counters::new(
@@ -499,6 +506,7 @@ impl Game {
         };
         if trial.engine() == EngineKind::Words {
             self.words = Some(Box::new(program));
+            self.flat = None;
             self.engine = EngineKind::Words;
             self.initial_counters = None;
         }
@@ -1145,11 +1153,42 @@ impl<'g> Machine<'g> {
 
     fn run(&mut self, plan: Plan) {
         let net = &self.game.net;
-        match plan {
-            Plan::View => self.run_steps(&net.view),
-            Plan::Goal => self.run_steps(&net.goal),
-            Plan::After => self.run_steps_with::<true>(&net.after),
-            Plan::Full => self.run_steps(&net.full),
+        match (plan, self.game.flat.as_deref()) {
+            (Plan::View, Some(flat)) => self.run_flat::<false>(&flat.view),
+            (Plan::Goal, Some(flat)) => self.run_flat::<false>(&flat.goal),
+            (Plan::After, Some(flat)) => self.run_flat::<true>(&flat.after),
+            (Plan::View, None) => self.run_steps(&net.view),
+            (Plan::Goal, None) => self.run_steps(&net.goal),
+            (Plan::After, None) => self.run_steps_with::<true>(&net.after),
+            (Plan::Full, _) => self.run_steps(&net.full),
+        }
+    }
+
+    /// Evaluates a flattened plan on the machine's values, as
+    /// [`Machine::run_steps_with`] the plan it was made from.
+    fn run_flat<const MOVES: bool>(&mut self, plan: &'g FlatPlan) {
+        let net = &self.game.net;
+        for step in plan.steps() {
+            match step {
+                FlatStep::One(s, mut rules) => {
+                    let vals = &self.vals;
+                    let holds = (MOVES && self.forced[s as usize])
+                        || rules.any(|body| {
+                            body.iter()
+                                .all(|&l| vals[(l >> 1) as usize] != (l & 1 == 1))
+                        })
+                        || (MOVES && self.eval_triggered(s));
+                    self.vals[s as usize] = holds;
+                }
+                FlatStep::Fixpoint(a, b) => {
+                    let scratch = &mut self.recursion;
+                    net.recursion.evaluate(net, &mut self.vals, a, b, scratch)
+                }
+                FlatStep::Test(s, t) => {
+                    self.vals[s as usize] =
+                        (MOVES && self.forced[s as usize]) || net.numbers.holds(&self.vals, t)
+                }
+            }
         }
     }
 
