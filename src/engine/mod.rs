@@ -1170,12 +1170,12 @@ impl<'g> Machine<'g> {
         let net = &self.game.net;
         for step in plan.steps() {
             match step {
-                FlatStep::One(s, mut rules) => {
+                FlatStep::One(s, mut groups) => {
                     let vals = &self.vals;
+                    let literal = |l: u32| vals[(l >> 1) as usize] != (l & 1 == 1);
                     let holds = (MOVES && self.forced[s as usize])
-                        || rules.any(|body| {
-                            body.iter()
-                                .all(|&l| vals[(l >> 1) as usize] != (l & 1 == 1))
+                        || groups.any(|(first, mut rules)| {
+                            literal(first) && rules.any(|rest| rest.iter().all(|&l| literal(l)))
                         })
                         || (MOVES && self.eval_triggered(s));
                     self.vals[s as usize] = holds;
