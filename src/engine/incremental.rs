@@ -1333,19 +1333,25 @@ impl Counters {
     }
 
     /// Turns move slot `does` on or off: the rules it triggers whose bodies
-    /// hold gain or lose their head's support. Groups of early rules whose
-    /// shared literal is false are skipped whole.
+    /// hold gain or lose their head's support. Groups of rules whose shared
+    /// state fact is false are skipped whole (the state does not change
+    /// while the moves are made).
     fn flip_move(&mut self, net: &Net, prop: &Propagation, does: u32) {
         let on = !self.vals[does as usize];
         self.vals[does as usize] = on;
         let i = (does - net.first_input) as usize;
-        for &(head, rule) in &net.triggered[i] {
-            let info = &prop.rule[rule as usize];
-            if self.false_lits[rule as usize] == 0
-                && info.head != u32::MAX
-                && literal_holds(&self.vals, info.guard)
-            {
-                if on { self.gain(head) } else { self.lose(head) }
+        for &(key, a, b) in &net.triggered_groups[i] {
+            if !literal_holds(&self.vals, key) {
+                continue; // the state fact every rule of the group reads is false
+            }
+            for &(head, rule) in &net.triggered[i][a as usize..b as usize] {
+                let info = &prop.rule[rule as usize];
+                if self.false_lits[rule as usize] == 0
+                    && info.head != u32::MAX
+                    && literal_holds(&self.vals, info.guard)
+                {
+                    if on { self.gain(head) } else { self.lose(head) }
+                }
             }
         }
         self.flip_fanout(prop, does, prop.slot[does as usize], on);
