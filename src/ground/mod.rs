@@ -290,6 +290,9 @@ pub fn ground_extending(
 /// joins reached). A join stops enumerating the bindings of variables that
 /// neither the head nor a literal left reads, so a rule that joins
 /// independent facts to make a few atoms costs about as much as its atoms.
+/// The program's negative literals must read relations of facts only
+/// (no rule with a positive body): those are made first, so an instance
+/// whose negative literal is a fact is dropped as it is found.
 pub fn relaxed_model(program: &Program, limits: &Limits) -> Result<Ground, GroundError> {
     match ground_once(program, limits, Integers::Ground, Output::Atoms, &[]) {
         Ok(ground) => Ok(ground),
