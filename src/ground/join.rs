@@ -16,9 +16,11 @@
 //! where it would only repeat itself: once a variable is read by no
 //! literal left and not by the head, the bindings that differ only in such
 //! variables lead to the same head atoms, so a branch whose live bindings
-//! (and literals done) were explored before is cut ([`Uses`]); and once
-//! the head's variables are bound, a branch whose head atom is in the model
-//! already is cut, so each atom a rule makes costs one instance.
+//! (and literals done) were explored before is cut ([`Uses`]); once the
+//! head's variables are bound, a branch whose head atom is in the model
+//! already is cut (asked while it pays, [`HeadChecks`]), and a branch ends
+//! once it has made its atom. A negative literal of a relaxed model reads
+//! a relation of facts and drops the instances whose atom is one.
 
 use super::numbers::CmpRole;
 use super::prepare::{Pat, Prepared};
@@ -53,6 +55,33 @@ struct Join<'r> {
     head_made: bool,
     /// The head's variables not bound yet.
     head_unbound: usize,
+    head_checks: HeadChecks,
+}
+
+/// How often a join found the head atom of a branch known: where heads
+/// are new (a model that grows), asking costs a look-up per branch for
+/// nothing, so the join stops asking after [`HeadChecks::TRIAL`] misses
+/// unless one in [`HeadChecks::HIT_RATE`] found it.
+#[derive(Default)]
+struct HeadChecks {
+    asked: u32,
+    known: u32,
+}
+
+impl HeadChecks {
+    const TRIAL: u32 = 64;
+    const HIT_RATE: u32 = 8;
+
+    fn worth_asking(&self) -> bool {
+        self.asked < Self::TRIAL || self.known * Self::HIT_RATE >= self.asked
+    }
+
+    /// Counts an answer and returns it.
+    fn record(&mut self, known: bool) -> bool {
+        self.asked += 1;
+        self.known += u32::from(known);
+        known
+    }
 }
 
 /// Where each variable of a rule is read, for a join that makes atoms
@@ -210,13 +239,17 @@ impl Grounder<'_> {
             head_fixed: false,
             head_made: false,
             head_unbound: (rels.uses.as_ref()).map_or(0, |u| u.head.iter().filter(|&&h| h).count()),
+            head_checks: HeadChecks::default(),
         };
         self.join(&mut join, Done { pos: 0, cmp: 0 })
     }
 
     fn join(&mut self, j: &mut Join, done: Done) -> Result<(), Diagnostic> {
-        if j.explored.is_some() && !j.head_fixed && j.head_unbound == 0 {
-            if self.head_known(j) {
+        // At the leaf, making the atom is the check.
+        let leaf = done.pos.count_ones() as usize == j.rule.pos.len()
+            && done.cmp.count_ones() as usize == j.rule.cmps.len();
+        if j.explored.is_some() && !j.head_fixed && j.head_unbound == 0 && !leaf {
+            if j.head_checks.worth_asking() && j.head_checks.record(self.head_known(j)) {
                 return Ok(());
             }
             j.head_fixed = true;

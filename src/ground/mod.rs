@@ -847,10 +847,13 @@ impl Grounder<'_> {
         if rule.bridge {
             return Ok(());
         }
-        self.instances += 1;
         if self.output == Output::Atoms {
+            // The join cuts a branch whose head atom is known, but for the
+            // last literal's: the instances that made an atom.
+            self.instances += usize::from(self.atoms.len() > before);
             return Ok(());
         }
+        self.instances += 1;
         if numeric && self.open_mask(rule.head.rel) != 0 {
             self.record_head_values(rule, head_atom)?;
         }
