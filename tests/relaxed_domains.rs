@@ -32,9 +32,8 @@ fn explain(engine: Option<&str>) -> String {
 /// quadruples `score` reads (the demand facts); the demands of the
 /// readers' bound variables add 40 atoms (`stuck` read for the 30 pairs
 /// of a cell and its content, `next-to` from the 10 cells), and restrict
-/// nothing more in so small a game. Its joins reach 202 rule instances,
-/// one per atom a rule makes (a branch whose head atom the model holds
-/// already is cut): the 281 atoms but the 41 `true` and 38 `does` atoms
+/// nothing more in so small a game. Its rule instances are those that
+/// made an atom, 202: the 281 atoms but the 41 `true` and 38 `does` atoms
 /// that the bridge rules copy from `init`, `next` and `legal`.
 #[test]
 fn the_relaxed_model_makes_the_head_atoms_without_every_quadruple() {

@@ -4,9 +4,11 @@
 //! In: a checked [`Program`]. Out: a [`Domain`] and the term table and
 //! symbols of its grounding. Holds: only the rules of the positive
 //! dependency cone of `role`, `init`, `legal` and `next` are grounded, their
-//! negative literals dropped, so the relaxed model over-approximates every
-//! state fact and move (`true` from `init` and `next`, `does` from `legal`,
-//! as the grounder's bridge rules say); relations read only under `not`
+//! negative literals dropped but those of permanent facts (an `init` fact a
+//! frame rule keeps, true in every reachable state), so the relaxed model
+//! over-approximates every state fact and move (`true` from `init` and
+//! `next`, `does` from `legal`, as the grounder's bridge rules say);
+//! relations read only under `not`
 //! are never grounded, and so are `distinct`s between two variables the
 //! head does not read (they would keep those variables alive in the join,
 //! which enumerates only what the head atoms need: [`ground::relaxed_model`]).
