@@ -286,8 +286,8 @@ pub fn ground_extending(
 }
 
 /// The relaxed model of a checked program alone, integers ground: a
-/// [`Ground`] with every atom and no rules (its `instances` are those the
-/// joins reached). A join stops enumerating the bindings of variables that
+/// [`Ground`] with every atom and no rules (its `instances` are those that
+/// made an atom). A join stops enumerating the bindings of variables that
 /// neither the head nor a literal left reads, so a rule that joins
 /// independent facts to make a few atoms costs about as much as its atoms.
 /// The program's negative literals must read relations of facts only
