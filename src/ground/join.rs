@@ -16,7 +16,11 @@
 //! where it would only repeat itself: once a variable is read by no
 //! literal left and not by the head, the bindings that differ only in such
 //! variables lead to the same head atoms, so a branch whose live bindings
-//! (and literals done) were explored before is cut ([`Uses`]).
+//! (and literals done) were explored before is cut ([`Uses`]); once the
+//! head's variables are bound, a branch whose head atom is in the model
+//! already is cut (asked while it pays, [`HeadChecks`]), and a branch ends
+//! once it has made its atom. A negative literal of a relaxed model reads
+//! a relation of facts and drops the instances whose atom is one.
 
 use super::numbers::CmpRole;
 use super::prepare::{Pat, Prepared};
@@ -44,13 +48,50 @@ struct Join<'r> {
     order: Vec<usize>,
     /// The branches explored so far, when the join looks for atoms only.
     explored: Option<Explored>,
+    /// For a join that looks for atoms only: whether the head's variables
+    /// are bound (by the branch being explored), and whether its atom has
+    /// been made since, which ends the branch.
+    head_fixed: bool,
+    head_made: bool,
+    /// The head's variables not bound yet.
+    head_unbound: usize,
+    head_checks: HeadChecks,
+}
+
+/// How often a join found the head atom of a branch known: where heads
+/// are new (a model that grows), asking costs a look-up per branch for
+/// nothing, so the join stops asking after [`HeadChecks::TRIAL`] misses
+/// unless one in [`HeadChecks::HIT_RATE`] found it.
+#[derive(Default)]
+struct HeadChecks {
+    asked: u32,
+    known: u32,
+}
+
+impl HeadChecks {
+    const TRIAL: u32 = 64;
+    const HIT_RATE: u32 = 8;
+
+    fn worth_asking(&self) -> bool {
+        self.asked < Self::TRIAL || self.known * Self::HIT_RATE >= self.asked
+    }
+
+    /// Counts an answer and returns it.
+    fn record(&mut self, known: bool) -> bool {
+        self.asked += 1;
+        self.known += u32::from(known);
+        known
+    }
 }
 
 /// Where each variable of a rule is read, for a join that makes atoms
 /// only: a variable is live while the head or a literal not done reads it.
 pub(super) struct Uses {
-    /// Per variable: whether the head reads it, and the positive literals
-    /// and comparisons that do (bit `i` for literal `i`).
+    /// Per variable: whether the leaf reads it (the head or a negative
+    /// literal), and the positive literals and comparisons that do (bit
+    /// `i` for literal `i`).
+    leaf: Vec<bool>,
+    /// Per variable, whether the head reads it.
     head: Vec<bool>,
     pos: Vec<u64>,
     cmp: Vec<u64>,
@@ -75,6 +116,7 @@ impl Uses {
             .map(|c| vars_of(&mut [&c.left, &c.right].into_iter()))
             .collect();
         let mut uses = Uses {
+            leaf: vec![false; rule.vars],
             head: vec![false; rule.vars],
             pos: vec![0; rule.vars],
             cmp: vec![0; rule.vars],
@@ -83,6 +125,10 @@ impl Uses {
         };
         for v in vars_of(&mut rule.head.args.iter()) {
             uses.head[v as usize] = true;
+        }
+        let negated = rule.neg.iter().flat_map(|a| a.args.iter());
+        for v in vars_of(&mut rule.head.args.iter().chain(negated)) {
+            uses.leaf[v as usize] = true;
         }
         for (i, vs) in uses.pos_vars.iter().enumerate() {
             vs.iter().for_each(|&v| uses.pos[v as usize] |= 1 << i);
@@ -96,7 +142,7 @@ impl Uses {
     /// Whether variable `v` is still read once the literals of `done` are.
     fn live(&self, v: u32, done: Done) -> bool {
         let v = v as usize;
-        self.head[v] || self.pos[v] & !done.pos != 0 || self.cmp[v] & !done.cmp != 0
+        self.leaf[v] || self.pos[v] & !done.pos != 0 || self.cmp[v] & !done.cmp != 0
     }
 }
 
@@ -190,11 +236,44 @@ impl Grounder<'_> {
             body: Vec::new(),
             order: Vec::new(),
             explored: rels.uses.as_ref().map(|_| Explored::default()),
+            head_fixed: false,
+            head_made: false,
+            head_unbound: (rels.uses.as_ref()).map_or(0, |u| u.head.iter().filter(|&&h| h).count()),
+            head_checks: HeadChecks::default(),
         };
         self.join(&mut join, Done { pos: 0, cmp: 0 })
     }
 
     fn join(&mut self, j: &mut Join, done: Done) -> Result<(), Diagnostic> {
+        // At the leaf, making the atom is the check.
+        let leaf = done.pos.count_ones() as usize == j.rule.pos.len()
+            && done.cmp.count_ones() as usize == j.rule.cmps.len();
+        if j.explored.is_some() && !j.head_fixed && j.head_unbound == 0 && !leaf {
+            if j.head_checks.worth_asking() && j.head_checks.record(self.head_known(j)) {
+                return Ok(());
+            }
+            j.head_fixed = true;
+            let result = self.join_next(j, done);
+            (j.head_fixed, j.head_made) = (false, false);
+            return result;
+        }
+        self.join_next(j, done)
+    }
+
+    /// [`Self::join`] once the variables of `trail` are bound.
+    fn join_bound(&mut self, j: &mut Join, done: Done, trail: &[u32]) -> Result<(), Diagnostic> {
+        let Some(uses) = j.rels.uses.as_ref() else {
+            return self.join(j, done);
+        };
+        let bound = trail.iter().filter(|&&v| uses.head[v as usize]).count();
+        j.head_unbound -= bound;
+        let result = self.join(j, done);
+        j.head_unbound += bound;
+        result
+    }
+
+    /// The join's next step: a comparison ready, else a positive literal.
+    fn join_next(&mut self, j: &mut Join, done: Done) -> Result<(), Diagnostic> {
         match self.ready_comparison(j, done) {
             Some((i, step)) => self.join_comparison(j, done, i, step),
             None => self.join_literal(j, done),
@@ -263,7 +342,7 @@ impl Grounder<'_> {
         if unify(pat, v, &mut j.env, &mut trail, &self.terms)
             && !explored_before(j, next, Read::Cmp(i))
         {
-            self.join(j, next)?;
+            self.join_bound(j, next, &trail)?;
         }
         for v in trail {
             j.env[v as usize] = None;
@@ -313,15 +392,37 @@ impl Grounder<'_> {
             if matched && !explored_before(j, next, Read::Pos(i)) {
                 j.body.push(self.rels[rel].atoms[f as usize]);
                 j.order.push(i);
-                self.join(j, next)?;
+                self.join_bound(j, next, &trail)?;
                 j.body.pop();
                 j.order.pop();
             }
             for v in trail.drain(..) {
                 j.env[v as usize] = None;
             }
+            if j.head_made {
+                break;
+            }
         }
         Ok(())
+    }
+
+    /// Whether the head atom, its variables bound, is in the model already:
+    /// every instance of the branch would make it again, so it is cut.
+    /// Asked once per branch, where its last head variable is bound; below,
+    /// the branch ends once it makes the atom ([`Join::head_made`]).
+    fn head_known(&mut self, j: &Join) -> bool {
+        let mut head = std::mem::take(&mut self.scratch);
+        head.clear();
+        for p in j.rule.head.args.iter() {
+            match self.lookup(p, &j.env) {
+                Some(t) => head.push(t),
+                None => break,
+            }
+        }
+        let known =
+            head.len() == j.rule.head.args.len() && self.rels[j.rels.head].find(&head).is_some();
+        self.scratch = head;
+        known
     }
 
     /// The unmatched positive literal with the fewest candidates (the
@@ -358,6 +459,9 @@ impl Grounder<'_> {
 
     /// Every literal matched: the head and the negative literals are ground.
     fn leaf(&mut self, j: &mut Join) -> Result<(), Diagnostic> {
+        if j.explored.is_some() && self.negated_fact(j) {
+            return Ok(());
+        }
         let mut head = std::mem::take(&mut self.scratch);
         head.clear();
         for p in j.rule.head.args.iter() {
@@ -371,8 +475,23 @@ impl Grounder<'_> {
             true => self.emit(j.rule, j.rels, &head, &j.body, &j.order, &j.env),
             false => Ok(()),
         };
+        j.head_made |= complete && j.head_fixed;
         self.scratch = head;
         result
+    }
+
+    /// For a join that makes atoms only: whether a negative literal's atom
+    /// is a fact, so the instance does not hold. A relaxed model keeps only
+    /// the negative literals over relations of facts, which are all made
+    /// before any join runs ([`super::relaxed_model`]).
+    fn negated_fact(&self, j: &Join) -> bool {
+        let mut args = [TermId(0); LOOKUP_ARGS];
+        (j.rule.neg.iter().zip(&j.rels.neg)).any(|(atom, &rel)| {
+            atom.args.len() <= LOOKUP_ARGS
+                && (atom.args.iter().zip(args.iter_mut()))
+                    .all(|(p, arg)| self.lookup(p, &j.env).map(|t| *arg = t).is_some())
+                && self.rels[rel].find(&args[..atom.args.len()]).is_some()
+        })
     }
 
     /// Where the facts that positive literal `i` may match lie: with every

@@ -300,10 +300,13 @@ pub fn ground_extending(
 }
 
 /// The relaxed model of a checked program alone, integers ground: a
-/// [`Ground`] with every atom and no rules (its `instances` are those the
-/// joins reached). A join stops enumerating the bindings of variables that
+/// [`Ground`] with every atom and no rules (its `instances` are those that
+/// made an atom). A join stops enumerating the bindings of variables that
 /// neither the head nor a literal left reads, so a rule that joins
 /// independent facts to make a few atoms costs about as much as its atoms.
+/// The program's negative literals must read relations of facts only
+/// (no rule with a positive body): those are made first, so an instance
+/// whose negative literal is a fact is dropped as it is found.
 pub fn relaxed_model(program: &Program, limits: &Limits) -> Result<Ground, GroundError> {
     match ground_once(program, limits, Integers::Ground, Output::Atoms, &[]) {
         Ok(ground) => Ok(ground),
@@ -876,10 +879,13 @@ impl Grounder<'_> {
         if rule.bridge {
             return Ok(());
         }
-        self.instances += 1;
         if self.output == Output::Atoms {
+            // The join cuts a branch whose head atom is known, but for the
+            // last literal's: the instances that made an atom.
+            self.instances += usize::from(self.atoms.len() > before);
             return Ok(());
         }
+        self.instances += 1;
         if numeric && self.open_mask(rule.head.rel) != 0 {
             self.record_head_values(rule, head_atom)?;
         }

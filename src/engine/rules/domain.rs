@@ -4,9 +4,11 @@
 //! In: a checked [`Program`]. Out: a [`Domain`] and the term table and
 //! symbols of its grounding. Holds: only the rules of the positive
 //! dependency cone of `role`, `init`, `legal` and `next` are grounded, their
-//! negative literals dropped, so the relaxed model over-approximates every
-//! state fact and move (`true` from `init` and `next`, `does` from `legal`,
-//! as the grounder's bridge rules say); relations read only under `not`
+//! negative literals dropped but those of permanent facts (an `init` fact a
+//! frame rule keeps, true in every reachable state), so the relaxed model
+//! over-approximates every state fact and move (`true` from `init` and
+//! `next`, `does` from `legal`, as the grounder's bridge rules say);
+//! relations read only under `not`
 //! are never grounded, and so are `distinct`s between two variables the
 //! head does not read (they would keep those variables alive in the join,
 //! which enumerates only what the head atoms need: [`ground::relaxed_model`]).
@@ -125,11 +127,27 @@ enum Slim {
     All,
 }
 
-/// The cone's rules without negation, slimmed as `slim` says.
+/// The cone's rules without negation, slimmed as `slim` says; but for a
+/// negation of a permanent fact ([`permanent_facts`]), which reads those
+/// facts instead.
 fn relaxed(program: &Program, names: &Names, slim: Slim) -> Program {
+    let mut symbols = program.symbols.clone();
+    let permanent = permanent_facts(program, names);
+    let permanent_rel = fresh_name(&mut symbols, "_permanent");
+    let mut negates_permanent = false;
     let mut rules: Vec<Rule> = (program.rules.iter())
         .map(|r| {
             let mut body = without_negation(&r.body);
+            for atom in negated_permanent(&r.body, &permanent, names) {
+                let args = atom.args.clone();
+                let atom = Atom {
+                    rel: permanent_rel,
+                    args,
+                    span: atom.span,
+                };
+                body.push(Literal::Not(Box::new(Literal::Pos(atom)), r.span));
+                negates_permanent = true;
+            }
             drop_distinct_unread(&r.head, &mut body);
             let reserved = names.atom(r.head.rel, r.head.args.len()).is_some();
             if slim == Slim::All || (slim == Slim::Reserved && reserved) {
@@ -144,7 +162,17 @@ fn relaxed(program: &Program, names: &Names, slim: Slim) -> Program {
         .collect();
     let cone = positive_cone(&rules, names);
     rules.retain(|r| cone.contains(&(r.head.rel, r.head.args.len())));
-    let mut symbols = program.symbols.clone();
+    if negates_permanent {
+        rules.extend(permanent.into_iter().map(|fact| Rule {
+            head: Atom {
+                rel: permanent_rel,
+                args: vec![fact],
+                span: Default::default(),
+            },
+            body: Vec::new(),
+            span: Default::default(),
+        }));
+    }
     restrict_to_demand(&mut rules, &mut symbols, names);
     Program {
         syntax: program.syntax,
@@ -220,15 +248,9 @@ fn restrict_to_demand(rules: &mut Vec<Rule>, symbols: &mut Symbols, names: &Name
     }
     let mut keys: Vec<(Sym, usize)> = bound_at.keys().copied().collect();
     keys.sort_unstable();
-    let mut demands: FxHashMap<(Sym, usize), Sym> = FxHashMap::default();
-    let mut numbers = 0..;
-    for key in keys {
-        let name = (numbers.by_ref())
-            .map(|k| format!("_demand_{k}"))
-            .find(|name| symbols.get(name).is_none())
-            .unwrap_or_default();
-        demands.insert(key, symbols.intern(&name));
-    }
+    let demands: FxHashMap<(Sym, usize), Sym> = (keys.into_iter())
+        .map(|key| (key, fresh_name(symbols, "_demand")))
+        .collect();
     let guard = |head: &Atom| {
         let key = (head.rel, head.args.len());
         (demands.get(&key)).map(|&demand| demanded(demand, &bound_at[&key], head))
@@ -264,6 +286,94 @@ fn restrict_to_demand(rules: &mut Vec<Rule>, symbols: &mut Symbols, names: &Name
         }
     }
     rules.extend(demand_rules);
+}
+
+/// A new relation name `PREFIX_K`, the first `K` from 0 the program does
+/// not name.
+fn fresh_name(symbols: &mut Symbols, prefix: &str) -> Sym {
+    let name = (0..)
+        .map(|k| format!("{prefix}_{k}"))
+        .find(|name| symbols.get(name).is_none())
+        .unwrap_or_default();
+    symbols.intern(&name)
+}
+
+/// The base facts true in every reachable state: each `init` fact that a
+/// frame rule `next(P) :- true(P)` (its whole body) keeps, the fact an
+/// instance of `P`. Such a fact holds in the initial state and, whenever
+/// it holds, in the next, whatever the moves: a rule negating it never
+/// holds (mummymaze's walls, which bound every move at the maze's edge).
+fn permanent_facts(program: &Program, names: &Names) -> Vec<Term> {
+    let is = |a: &Atom, rel: Relation| names.atom(a.rel, a.args.len()) == Some(rel);
+    let frames: Vec<&Term> = (program.rules.iter())
+        .filter(|r| is(&r.head, Relation::Next))
+        .filter_map(|r| match r.body.as_slice() {
+            [Literal::Pos(a)] if is(a, Relation::True) && a.args == r.head.args => {
+                Some(&r.head.args[0])
+            }
+            _ => None,
+        })
+        .collect();
+    (program.rules.iter())
+        .filter(|r| r.body.is_empty() && is(&r.head, Relation::Init))
+        .map(|r| r.head.args[0].clone())
+        .filter(|f| f.has_no_vars())
+        .filter(|f| (frames.iter()).any(|p| instance_of(p, f, &mut FxHashMap::default())))
+        .collect()
+}
+
+/// The atoms `true(T)` a body negates at its top level where `T` may be a
+/// permanent fact and every variable of `T` is bound by the body's
+/// positive atoms (as safety needs once the other literals are dropped).
+fn negated_permanent<'a>(body: &'a [Literal], permanent: &[Term], names: &Names) -> Vec<&'a Atom> {
+    let mut bound: FxHashSet<Sym> = FxHashSet::default();
+    for lit in body {
+        if let Literal::Pos(a) = lit {
+            a.for_each_var(&mut |v, _| {
+                bound.insert(v);
+            });
+        }
+    }
+    (body.iter())
+        .filter_map(|lit| match lit {
+            Literal::Not(inner, _) => match inner.as_ref() {
+                Literal::Pos(a) if names.atom(a.rel, a.args.len()) == Some(Relation::True) => {
+                    Some(a)
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+        .filter(|a| {
+            let mut safe = true;
+            a.for_each_var(&mut |v, _| safe &= bound.contains(&v));
+            safe
+        })
+        .filter(|a| {
+            (permanent.iter()).any(|f| instance_of(&a.args[0], f, &mut FxHashMap::default()))
+        })
+        .collect()
+}
+
+/// Whether the ground term `t` is an instance of `pattern`, its variables
+/// bound in `bound` as they match.
+fn instance_of(pattern: &Term, t: &Term, bound: &mut FxHashMap<Sym, Term>) -> bool {
+    match (&pattern.kind, &t.kind) {
+        (TermKind::Var(v), _) => match bound.get(v) {
+            Some(b) => b == t,
+            None => {
+                bound.insert(*v, t.clone());
+                true
+            }
+        },
+        (TermKind::App(f, xs), TermKind::App(g, ys)) => {
+            f == g
+                && xs.len() == ys.len()
+                && (xs.iter().zip(ys)).all(|(x, y)| instance_of(x, y, bound))
+        }
+        (TermKind::Arith(..), _) => false,
+        _ => pattern == t,
+    }
 }
 
 /// A positive atom read in a rule's body: the rule, the index of the body
