@@ -134,22 +134,27 @@ pub enum Side {
     Values(u64),
     /// A constant.
     Constant,
-    /// An expression, or a variable the comparison itself binds.
+    /// An expression whose variables positive literals bind: one value
+    /// per instance, like a constant.
+    Expression,
+    /// A variable the comparison itself binds, or an expression that
+    /// reads one.
     Other,
 }
 
 /// The share of a join's instances a comparison lets through, its values
 /// taken as independent and uniform: `X = Y` one in the larger number of
 /// values, `X != Y` all but one in the smaller, an ordering half; `not`
-/// the rest. An `=` that binds an expression's value filters nothing.
+/// the rest. A variable a literal binds equal to an expression (`M = N +
+/// 1`) or a constant keeps one in its values; an `=` that binds an
+/// expression's value filters nothing.
 pub fn comparison_keeps(op: CmpOp, negated: bool, left: Side, right: Side) -> f64 {
     let equal = match (left, right) {
-        (Side::Other, _) | (_, Side::Other) => None,
         (Side::Values(a), Side::Values(b)) => Some(1.0 / a.max(b).max(1) as f64),
-        (Side::Values(d), Side::Constant) | (Side::Constant, Side::Values(d)) => {
-            Some(1.0 / d.max(1) as f64)
-        }
-        (Side::Constant, Side::Constant) => None,
+        (Side::Values(d), Side::Constant | Side::Expression)
+        | (Side::Constant | Side::Expression, Side::Values(d)) => Some(1.0 / d.max(1) as f64),
+        (Side::Other, _) | (_, Side::Other) => None,
+        (Side::Constant | Side::Expression, Side::Constant | Side::Expression) => None,
     };
     let share = match op {
         CmpOp::Eq => equal.unwrap_or(1.0),
@@ -199,15 +204,18 @@ mod tests {
 
     #[test]
     fn comparisons_keep_a_share_of_the_instances() {
-        use Side::{Constant, Other, Values};
+        use Side::{Constant, Expression, Other, Values};
         let keeps = comparison_keeps;
         assert_eq!(keeps(CmpOp::Ne, false, Values(8), Values(4)), 0.875);
         assert_eq!(keeps(CmpOp::Eq, false, Values(8), Values(4)), 0.125);
         assert_eq!(keeps(CmpOp::Eq, false, Values(5), Constant), 0.2);
         assert!((keeps(CmpOp::Eq, true, Values(5), Constant) - 0.8).abs() < 1e-12);
         assert_eq!(keeps(CmpOp::Lt, false, Values(5), Values(5)), 0.5);
-        // `N = M + 1` binds N: no filter.
+        // `N = M` binds N: no filter.
         assert_eq!(keeps(CmpOp::Eq, false, Other, Values(5)), 1.0);
+        // `M = N + 1`, both bound: one M in its 5 values is N + 1.
+        assert_eq!(keeps(CmpOp::Eq, false, Values(5), Expression), 0.2);
+        assert_eq!(keeps(CmpOp::Ne, false, Expression, Values(5)), 0.8);
     }
 
     #[test]

@@ -114,7 +114,15 @@ impl Model<'_> {
                     None => Side::Other,
                 },
                 Pat::Ground(_) => Side::Constant,
-                Pat::App(..) | Pat::Arith(..) => Side::Other,
+                Pat::App(..) | Pat::Arith(..) => {
+                    let mut vars = Vec::new();
+                    p.vars(&mut vars);
+                    let bound = |v: &u32| values.get(*v as usize).is_some_and(|d| !d.is_empty());
+                    match vars.iter().all(bound) {
+                        true => Side::Expression,
+                        false => Side::Other,
+                    }
+                }
             };
             let kept = (rule.cmps.iter())
                 .map(|c| estimate::comparison_keeps(c.op, c.negated, side(&c.left), side(&c.right)))
