@@ -1220,8 +1220,9 @@ fn early_rules(
     let early_groups = group_by_state_fact(layout, encoded, &mut early);
     let mut triggered_groups = group_by_state_fact(layout, encoded, &mut triggered);
     // Groups of fewer than two rules on average skip less than their
-    // tests cost a move made and taken back (KriegTictactoe 2% slower):
-    // such a move's triggered rules are one group, which always holds.
+    // tests cost a move made and taken back (a game of many one-rule
+    // groups measured 2% slower, docs/ENGINES.md): such a move's triggered
+    // rules are one group, which always holds.
     for (groups, list) in triggered_groups.iter_mut().zip(&triggered) {
         if 2 * groups.len() > list.len() {
             *groups = vec![(SLOT_TRUE << 1, 0, list.len() as u32)];

@@ -302,7 +302,8 @@ fn fresh_name(symbols: &mut Symbols, prefix: &str) -> Sym {
 /// frame rule `next(P) :- true(P)` (its whole body) keeps, the fact an
 /// instance of `P`. Such a fact holds in the initial state and, whenever
 /// it holds, in the next, whatever the moves: a rule negating it never
-/// holds (mummymaze's walls, which bound every move at the maze's edge).
+/// holds (walls laid out at the start and never removed, which bound
+/// every move at a maze's edge).
 fn permanent_facts(program: &Program, names: &Names) -> Vec<Term> {
     let is = |a: &Atom, rel: Relation| names.atom(a.rel, a.args.len()) == Some(rel);
     let frames: Vec<&Term> = (program.rules.iter())
