@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{explain_row, run};
+use common::{explain_row, perft_on_both_evaluators, run};
 
 const GAME: &str = "tests/games/stuck.kif";
 
@@ -71,13 +71,5 @@ fn both_evaluators_count_the_same() {
                     depth 4 leaves 5 states 5\n\
                     depth 5 leaves 8 states 6\n\
                     depth 6 leaves 12 states 7\n";
-    for engine in [None, Some("rules")] {
-        let mut args = vec!["perft", GAME, "--depth", "6"];
-        if let Some(engine) = engine {
-            args.extend(["--engine", engine]);
-        }
-        let (out, err, code) = run(&args, "");
-        assert_eq!(code, 0, "{err}");
-        assert_eq!(out, expected, "{engine:?}");
-    }
+    perft_on_both_evaluators(GAME, 6, expected);
 }

@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{explain_row, run};
+use common::{explain_row, perft_on_both_evaluators, run};
 
 const GAME: &str = "tests/games/corridor.kif";
 
@@ -57,13 +57,5 @@ fn both_evaluators_count_the_same() {
                     depth 3 leaves 8 states 3\n\
                     depth 4 leaves 16 states 3\n\
                     depth 5 leaves 0 states 0\n";
-    for engine in [None, Some("rules")] {
-        let mut args = vec!["perft", GAME, "--depth", "5"];
-        if let Some(engine) = engine {
-            args.extend(["--engine", engine]);
-        }
-        let (out, err, code) = run(&args, "");
-        assert_eq!(code, 0, "{err}");
-        assert_eq!(out, expected, "{engine:?}");
-    }
+    perft_on_both_evaluators(GAME, 5, expected);
 }

@@ -282,6 +282,22 @@ pub fn run(args: &[&str], input: &str) -> (String, String, i32) {
     )
 }
 
+/// Runs `tabula perft GAME --depth DEPTH` on the default engine and on
+/// the rule evaluator (the two share nothing below the parser) and asserts
+/// that both print `expected`.
+pub fn perft_on_both_evaluators(game: &str, depth: u32, expected: &str) {
+    let depth = depth.to_string();
+    for engine in [None, Some("rules")] {
+        let mut args = vec!["perft", game, "--depth", &depth];
+        if let Some(engine) = engine {
+            args.extend(["--engine", engine]);
+        }
+        let (out, err, code) = run(&args, "");
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, expected, "{engine:?}");
+    }
+}
+
 /// Runs `tabula` and asserts its exact stdout, stderr and exit code.
 pub fn check(args: &[&str], input: &str, stdout: &str, stderr: &str, code: i32) {
     let (out, err, c) = run(args, input);
