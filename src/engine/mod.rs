@@ -1167,7 +1167,6 @@ impl<'g> Machine<'g> {
     /// Evaluates a flattened plan on the machine's values, as
     /// [`Machine::run_steps_with`] the plan it was made from.
     fn run_flat<const MOVES: bool>(&mut self, plan: &'g FlatPlan) {
-        let net = &self.game.net;
         for step in plan.steps() {
             match step {
                 FlatStep::One(s, mut groups) => {
@@ -1180,14 +1179,8 @@ impl<'g> Machine<'g> {
                         || (MOVES && self.eval_triggered(s));
                     self.vals[s as usize] = holds;
                 }
-                FlatStep::Fixpoint(a, b) => {
-                    let scratch = &mut self.recursion;
-                    net.recursion.evaluate(net, &mut self.vals, a, b, scratch)
-                }
-                FlatStep::Test(s, t) => {
-                    self.vals[s as usize] =
-                        (MOVES && self.forced[s as usize]) || net.numbers.holds(&self.vals, t)
-                }
+                FlatStep::Fixpoint(a, b) => self.eval_component(a, b),
+                FlatStep::Test(s, t) => self.eval_test::<MOVES>(s, t),
             }
         }
     }
@@ -1211,16 +1204,26 @@ impl<'g> Machine<'g> {
                         || eval_slot(net, &self.vals, s)
                         || (MOVES && self.eval_triggered(s))
                 }
-                PlanStep::Fixpoint(a, b) => {
-                    let scratch = &mut self.recursion;
-                    net.recursion.evaluate(net, &mut self.vals, a, b, scratch)
-                }
-                PlanStep::Test(s, t) => {
-                    self.vals[s as usize] =
-                        (MOVES && self.forced[s as usize]) || net.numbers.holds(&self.vals, t)
-                }
+                PlanStep::Fixpoint(a, b) => self.eval_component(a, b),
+                PlanStep::Test(s, t) => self.eval_test::<MOVES>(s, t),
             }
         }
+    }
+
+    /// Computes recursive component `a..b` to its fixpoint (a plan step).
+    #[inline(always)]
+    fn eval_component(&mut self, a: u32, b: u32) {
+        let net = &self.game.net;
+        net.recursion
+            .evaluate(net, &mut self.vals, a, b, &mut self.recursion)
+    }
+
+    /// Computes test slot `s`, test `t` of the net's numbers (a plan step);
+    /// `MOVES` as in [`Machine::run_steps_with`].
+    #[inline(always)]
+    fn eval_test<const MOVES: bool>(&mut self, s: u32, t: u32) {
+        self.vals[s as usize] =
+            (MOVES && self.forced[s as usize]) || self.game.net.numbers.holds(&self.vals, t)
     }
 }
 
