@@ -14,6 +14,7 @@
 
 use crate::check::{Summary, analyse, in_source_order, incomplete, never_matched};
 use crate::diag::{Diagnostic, has_errors};
+use crate::engine::perft::Ahead;
 use crate::engine::{EngineKind, Game};
 use crate::ground::estimate::{self, Effort};
 use crate::ground::{self, Ground, GroundError, Limits, StateFacts};
@@ -54,10 +55,21 @@ pub fn open_with(
     overrides: &Overrides,
     engine: Option<EngineKind>,
 ) -> Result<Loaded, Failed> {
+    let (program, sources) = read(path, syntax, overrides)?;
+    build_with(program, sources, engine)
+}
+
+/// A game file parsed (`syntax` defaulting to the one the extension
+/// implies), with the sources its diagnostics point into.
+fn read(
+    path: &Path,
+    syntax: Option<Syntax>,
+    overrides: &Overrides,
+) -> Result<(Program, SourceMap), Failed> {
     let mut sources = SourceMap::default();
     let syntax = syntax.unwrap_or_else(|| syntax::syntax_of(path));
     match syntax::load(&mut sources, path, syntax, overrides) {
-        Ok(program) => build_with(program, sources, engine),
+        Ok(program) => Ok((program, sources)),
         Err(LoadError::Invalid(diagnostics)) => Err(Failed {
             sources,
             diagnostics,
@@ -100,7 +112,16 @@ pub fn build_with(
     sources: SourceMap,
     engine: Option<EngineKind>,
 ) -> Result<Loaded, Failed> {
-    let analysis = analyse(&program);
+    build_by(&program, sources, |program| make_game(program, engine))
+}
+
+/// Checks a parsed program and, if it passes, makes its game with `make`.
+fn build_by(
+    program: &Program,
+    sources: SourceMap,
+    make: impl FnOnce(&Program) -> Result<(Game, Choice), Vec<Diagnostic>>,
+) -> Result<Loaded, Failed> {
+    let analysis = analyse(program);
     let (mut diagnostics, omitted) = (analysis.diagnostics, analysis.omitted);
     if has_errors(&diagnostics) {
         return Err(Failed {
@@ -112,18 +133,15 @@ pub fn build_with(
     }
     // The checks passed: grounding and compiling find what only they can (an
     // infinite or too large instantiation, a goal that is not an integer).
-    match make_game(&program, engine) {
+    match make(program) {
         Ok((game, choice)) => Ok(Loaded {
             warnings: {
                 // The rule evaluator has no ground program to judge literals by.
                 if game.query_rules().is_none() {
-                    diagnostics.extend(never_matched(&program, &game));
+                    diagnostics.extend(never_matched(program, &game));
                     in_source_order(&mut diagnostics);
                 }
-                diagnostics
-                    .into_iter()
-                    .chain(incomplete(&program))
-                    .collect()
+                diagnostics.into_iter().chain(incomplete(program)).collect()
             },
             game,
             sources,
@@ -172,6 +190,14 @@ pub enum Choice {
     Predicted(Prediction),
     /// On the rule evaluator: finite but larger than the limits (why).
     TooLarge(String),
+    /// On the rule evaluator for now ([`open_staged`]): grounding passed
+    /// [`estimate::PEEK`]; it is tried again, with up to `most` steps (as
+    /// many as the default choice may take for the game's cost per state),
+    /// when the work ahead pays for it.
+    Deferred { most: Effort },
+    /// Compiled after starting on the rule evaluator ([`open_staged`]): it
+    /// grounded in `effort` steps when the work ahead paid for them.
+    Staged { effort: Effort },
 }
 
 /// A grounding stopped by its prediction ([`Choice::Predicted`]).
@@ -235,6 +261,15 @@ impl Choice {
             Choice::Estimate { .. } | Choice::Predicted(_) | Choice::TooLarge(_) => {
                 self.fallback().unwrap_or_default()
             }
+            Choice::Staged { effort } => format!(
+                "grounded in {effort} steps, tried when the work ahead on the rule evaluator paid \
+                 for them"
+            ),
+            Choice::Deferred { most } => format!(
+                "grounding takes more than {} steps: on the rule evaluator until the work ahead \
+                 pays for grounding (at most {most} steps)",
+                estimate::PEEK
+            ),
         }
     }
 }
@@ -254,10 +289,7 @@ fn make_game(
     engine: Option<EngineKind>,
 ) -> Result<(Game, Choice), Vec<Diagnostic>> {
     let limits = Limits::default();
-    let bad_values = crate::engine::values::written_values(program);
-    if !bad_values.is_empty() {
-        return Err(bad_values);
-    }
+    values_written(program)?;
     match engine {
         Some(EngineKind::Rules) => Ok((Game::from_rules(program, &limits)?, Choice::Asked)),
         Some(engine) => {
@@ -267,6 +299,168 @@ fn make_game(
             Ok((game, Choice::Asked))
         }
         None => choose(program, &limits),
+    }
+}
+
+/// Goal and weight values written in the rules that are no integers.
+fn values_written(program: &Program) -> Result<(), Vec<Diagnostic>> {
+    let bad_values = crate::engine::values::written_values(program);
+    match bad_values.is_empty() {
+        true => Ok(()),
+        false => Err(bad_values),
+    }
+}
+
+/// A game opened to be counted level by level (`perft`), whose work shows
+/// a level ahead ([`open_staged`]).
+pub struct Staged {
+    pub loaded: Loaded,
+    /// Set while the game runs on the rule evaluator though grounding it
+    /// might pay ([`Choice::Deferred`]).
+    pub deferred: Option<Deferred>,
+}
+
+impl From<Loaded> for Staged {
+    /// A game on its engine for good.
+    fn from(loaded: Loaded) -> Staged {
+        Staged {
+            loaded,
+            deferred: None,
+        }
+    }
+}
+
+/// A game started on the rule evaluator that may yet be compiled: its
+/// grounding is tried again, from the start, each time the work it may
+/// take has at least doubled, so the tries cost no more than twice the
+/// last.
+pub struct Deferred {
+    program: Program,
+    /// The effort of the last try, which stopped there.
+    tried: Effort,
+    /// The effort a try must reach first: the grounding's size predicted at
+    /// the peek.
+    predicted: Effort,
+    /// The most effort a try takes ([`Choice::Deferred`]).
+    most: Effort,
+}
+
+impl Deferred {
+    /// The game compiled once the rule evaluator's work so far and ahead
+    /// pays for grounding it ([`Deferred::compile_within`]).
+    pub fn when_paid(&mut self, ahead: Ahead) -> Option<Game> {
+        let effort = ahead.spent.saturating_add(ahead.predicted);
+        self.compile_within(effort).map(|(game, _)| game)
+    }
+
+    /// The game compiled, if it grounds within `effort` steps (at most
+    /// [`Choice::Deferred`]'s `most`); tried only if that is at least the
+    /// predicted size and twice the last try's, and until a try is refused
+    /// for another reason than its effort or has had the most.
+    fn compile_within(&mut self, effort: Effort) -> Option<(Game, Choice)> {
+        let effort = effort.min(self.most);
+        let doubled = effort >= 2 * self.tried || effort == self.most;
+        if self.tried >= self.most || effort < self.predicted.min(self.most) || !doubled {
+            return None;
+        }
+        self.tried = effort;
+        let limits = Limits {
+            max_effort: effort,
+            ..Limits::default()
+        };
+        // Err(true): the try stopped at its effort, and a larger one may do.
+        let game = (ground::ground(&self.program, &limits).map_err(|e| e.over_budget)).and_then(
+            |ground| {
+                let choice = Choice::Staged {
+                    effort: ground.effort,
+                };
+                let game = Game::from_ground(ground, self.program.meta.clone());
+                game.map(|game| (game, choice)).or(Err(false))
+            },
+        );
+        if matches!(game, Err(false)) {
+            self.tried = self.most;
+        }
+        game.ok()
+    }
+}
+
+/// Opens a game file for a count that goes level by level, where the work
+/// of the level ahead is known before it is done (`perft` without
+/// `--engine`): a game that grounds within [`estimate::PEEK`] is compiled,
+/// one that does not starts on the rule evaluator ([`Choice::Deferred`]),
+/// and the count asks [`Deferred::compile_within`] as its work grows. A
+/// game whose grounding grows, fails or is too large at the peek, or that
+/// the rule evaluator cannot run, gets the default choice at once.
+pub fn open_staged(
+    path: &Path,
+    syntax: Option<Syntax>,
+    overrides: &Overrides,
+) -> Result<Staged, Failed> {
+    let (program, sources) = read(path, syntax, overrides)?;
+    let (mut predicted, mut first) = (0, 0);
+    let mut loaded = build_by(&program, sources, |program| {
+        make_staged(program, &mut predicted, &mut first)
+    })?;
+    let Choice::Deferred { most } = loaded.choice else {
+        return Ok(Staged::from(loaded));
+    };
+    let mut deferred = Deferred {
+        program,
+        tried: estimate::PEEK,
+        predicted,
+        most,
+    };
+    // The initial state alone may cost the rule evaluator a try.
+    if let Some((game, choice)) = deferred.compile_within(first) {
+        (loaded.game, loaded.choice) = (game, choice);
+        return Ok(Staged::from(loaded));
+    }
+    Ok(Staged {
+        loaded,
+        deferred: Some(deferred),
+    })
+}
+
+/// The game [`open_staged`] starts on; `predicted` is set to the steps the
+/// grounding is predicted at the peek to take, `first` to the work of the
+/// rule evaluator's first state ([`crate::engine::RuleWork::first`]).
+fn make_staged(
+    program: &Program,
+    predicted: &mut Effort,
+    first: &mut u64,
+) -> Result<(Game, Choice), Vec<Diagnostic>> {
+    let limits = Limits::default();
+    values_written(program)?;
+    let peek = Limits {
+        max_effort: estimate::PEEK,
+        ..limits
+    };
+    let mut growing = true;
+    let grounded = ground::ground_extending(program, &peek, &mut |overrun| {
+        growing = overrun.growing;
+        *predicted = overrun.predicted(None);
+        None
+    });
+    match grounded {
+        Ok(ground) => {
+            let effort = ground.effort;
+            compiled(program, ground, Choice::FirstLook { effort })
+        }
+        Err(e) if e.over_budget && !growing => {
+            let game = Game::from_rules(program, &limits);
+            let work = (game.as_ref().ok())
+                .and_then(|game| game.rule_work_per_state(estimate::ENOUGH_PER_STATE));
+            match (game, work) {
+                (Ok(game), Some(work)) => {
+                    *first = work.first;
+                    let most = estimate::grounds_up_to(estimate::budget_for(work.per_state));
+                    Ok((game, Choice::Deferred { most }))
+                }
+                _ => choose(program, &limits),
+            }
+        }
+        Err(_) => choose(program, &limits),
     }
 }
 
@@ -296,7 +490,8 @@ fn choose(program: &Program, limits: &Limits) -> Result<(Game, Choice), Vec<Diag
                 }
                 let game = Game::from_rules(program, limits);
                 let per_state = (game.as_ref().ok())
-                    .and_then(|game| game.rule_work_per_state(estimate::ENOUGH_PER_STATE));
+                    .and_then(|game| game.rule_work_per_state(estimate::ENOUGH_PER_STATE))
+                    .map(|work| work.per_state);
                 let predicted = (game.as_ref().ok()).map(|game| {
                     overrun.predicted(Some(StateFacts {
                         facts: game.possible_facts(),

@@ -54,7 +54,7 @@ mod serve;
 
 use crate::diag::{self, Diagnostic};
 use crate::engine::EngineKind;
-use crate::load::{Choice, Loaded};
+use crate::load::{Choice, Failed, Loaded, Staged};
 use crate::syntax::rules::is_param_value;
 use crate::syntax::{Overrides, SourceMap, Syntax};
 use clap::{Parser, Subcommand};
@@ -313,29 +313,39 @@ fn open_file(path: &Path, options: &GameOptions, overrides: &Overrides) -> Resul
     });
     match crate::load::open_with(path, options.syntax(), overrides, engine) {
         Ok(loaded) => {
-            if let Some(why) = loaded.choice.fallback() {
-                errln!("note: {}: {why}; using the rule evaluator", path.display());
-            }
-            if engine == Some(EngineKind::Words) && loaded.game.engine() != EngineKind::Words {
-                let why = loaded.game.word_engine_refusal().unwrap_or("");
-                errln!(
-                    "note: {}: the word engine does not take this game ({why}); using the {} engine",
-                    path.display(),
-                    loaded.game.engine().name()
-                );
-            }
-            print_diagnostics(&loaded.warnings, loaded.omitted, &loaded.sources, path);
+            report_opened(path, &loaded, engine);
             Ok(loaded)
         }
-        Err(failed) => {
-            if let Some(e) = failed.unreadable {
-                errln!("error: {e}");
-                return Err(EXIT_USAGE);
-            }
-            print_diagnostics(&failed.diagnostics, failed.omitted, &failed.sources, path);
-            Err(EXIT_INVALID)
-        }
+        Err(failed) => Err(report_failed(path, failed)),
     }
+}
+
+/// Prints what opening a game found: why it runs on the rule evaluator if
+/// it fell back there, or why it does not run on the engine asked for,
+/// and its warnings.
+fn report_opened(path: &Path, loaded: &Loaded, engine: Option<EngineKind>) {
+    if let Some(why) = loaded.choice.fallback() {
+        errln!("note: {}: {why}; using the rule evaluator", path.display());
+    }
+    if engine == Some(EngineKind::Words) && loaded.game.engine() != EngineKind::Words {
+        let why = loaded.game.word_engine_refusal().unwrap_or("");
+        errln!(
+            "note: {}: the word engine does not take this game ({why}); using the {} engine",
+            path.display(),
+            loaded.game.engine().name()
+        );
+    }
+    print_diagnostics(&loaded.warnings, loaded.omitted, &loaded.sources, path);
+}
+
+/// Prints why a game could not be opened; returns the exit code to use.
+fn report_failed(path: &Path, failed: Failed) -> i32 {
+    if let Some(e) = failed.unreadable {
+        errln!("error: {e}");
+        return EXIT_USAGE;
+    }
+    print_diagnostics(&failed.diagnostics, failed.omitted, &failed.sources, path);
+    EXIT_INVALID
 }
 
 /// The position a command starts from: the facts of `--from`'s file, or
@@ -357,6 +367,20 @@ pub fn start_state(
 pub fn open_game(args: &GameArgs) -> Result<Loaded, i32> {
     let overrides = args.options.overrides_or_usage()?;
     open_file(&args.file, &args.options, &overrides)
+}
+
+/// Opens the game named on the command line, without `--engine`, for a
+/// count level by level ([`crate::load::open_staged`]).
+pub fn open_staged_game(args: &GameArgs) -> Result<Staged, i32> {
+    let overrides = args.options.overrides_or_usage()?;
+    let path = &args.file;
+    match crate::load::open_staged(path, args.options.syntax(), &overrides) {
+        Ok(staged) => {
+            report_opened(path, &staged.loaded, None);
+            Ok(staged)
+        }
+        Err(failed) => Err(report_failed(path, failed)),
+    }
 }
 
 /// Opens a game for many random playouts: unless an engine is asked for,

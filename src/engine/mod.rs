@@ -13,7 +13,9 @@ mod flat;
 mod incremental;
 pub mod perft;
 mod rules;
+mod translate;
 mod trial;
+pub use translate::Translation;
 pub mod values;
 mod words;
 
@@ -63,6 +65,17 @@ impl State {
     fn clear(&mut self) {
         self.bits.iter_mut().for_each(|w| *w = 0);
     }
+}
+
+/// What states cost the rule evaluator ([`Game::rule_work_per_state`]), in
+/// candidate facts tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleWork {
+    /// One state's view and one of its next states, at most `enough`.
+    pub per_state: u64,
+    /// A new machine's initial state, static tables included, with a next
+    /// state for each of its joint moves (estimated from the mean).
+    pub first: u64,
 }
 
 /// An error while playing: the game description misbehaves in some state.
@@ -266,9 +279,11 @@ impl Game {
     /// plus the mean of those tried for a next state over a few of its joint
     /// moves, spread over each role's legal moves; `enough` if that is more
     /// (an evaluation stops there, the static tables' at 100 times as much).
-    /// A count, so the same on every run; `None` on the compiled engines or
+    /// Also what a new machine's first state costs with all its joint
+    /// moves, the static tables included ([`RuleWork::first`]).
+    /// Counts, so the same on every run; `None` on the compiled engines or
     /// if an evaluation stops for another reason.
-    pub fn rule_work_per_state(&self, enough: u64) -> Option<u64> {
+    pub fn rule_work_per_state(&self, enough: u64) -> Option<RuleWork> {
         /// Joint moves of the initial state whose next states are measured.
         const SAMPLES: usize = 8;
         let game = self.rules.as_deref()?;
@@ -276,23 +291,32 @@ impl Game {
         let mut legal = vec![Vec::new(); game.roles.len()];
         let start = self.initial();
         // Stopped past the cap: the state costs at least `enough`.
-        let capped = |machine: &RuleMachine, cap: u64| machine.work() > cap;
+        let capped = |machine: &RuleMachine, cap: u64, first: u64| {
+            (machine.work() > cap).then_some(RuleWork {
+                per_state: enough,
+                first,
+            })
+        };
         // The first load fills the static relations' tables, kept for
         // every later state: the second measures a state's own work.
         let warm_up = enough.saturating_mul(100);
         machine.set_work_cap(warm_up);
         machine.load(&start.bits, &mut legal);
         if machine.failure().is_some() {
-            return capped(&machine, warm_up).then_some(enough);
+            return capped(&machine, warm_up, warm_up);
         }
+        let tables_and_view = machine.work();
         machine.set_work_cap(enough);
         machine.load(&start.bits, &mut legal);
         if machine.failure().is_some() {
-            return capped(&machine, enough).then_some(enough);
+            return capped(&machine, enough, tables_and_view);
         }
         let view = machine.work();
         if machine.terminal || legal.iter().any(Vec::is_empty) {
-            return Some(view.min(enough));
+            return Some(RuleWork {
+                per_state: view.min(enough),
+                first: tables_and_view,
+            });
         }
         let mut next = start.bits.clone();
         let mut total = 0;
@@ -301,11 +325,17 @@ impl Game {
                 .map(|moves| moves[k * moves.len() / SAMPLES])
                 .collect();
             if machine.next(&joint, &mut next).is_err() {
-                return capped(&machine, enough).then_some(enough);
+                return capped(&machine, enough, tables_and_view);
             }
             total += machine.work();
         }
-        Some((view + total / SAMPLES as u64).min(enough))
+        let mean_next = total / SAMPLES as u64;
+        let joint_moves =
+            (legal.iter()).fold(1u64, |n, moves| n.saturating_mul(moves.len() as u64));
+        Some(RuleWork {
+            per_state: (view + mean_next).min(enough),
+            first: tables_and_view.saturating_add(joint_moves.saturating_mul(mean_next)),
+        })
     }
 
     /// The sizes of the ground program the game was compiled from.
@@ -629,6 +659,12 @@ impl<'g> Machine<'g> {
     /// The state last given to [`Machine::set_state`].
     pub fn state(&self) -> &State {
         &self.state
+    }
+
+    /// On the rule evaluator, the candidate facts every evaluation of this
+    /// machine has tried (`None` on the compiled engines).
+    pub fn rule_work(&self) -> Option<u64> {
+        self.rules.as_ref().map(RuleMachine::total_work)
     }
 
     /// The atoms of [`Machine::query`] printed in the game's syntax; on the

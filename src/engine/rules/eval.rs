@@ -297,6 +297,8 @@ pub struct Evaluator<'g> {
     /// Rules tried in the current evaluation (their heads unified with a
     /// call): every [`RULES_PER_CANDIDATE`] count as one candidate fact.
     rules_tried: u64,
+    /// Candidate facts tried by the evaluations before the current one.
+    spent: u64,
 }
 
 /// Rules tried (a head unified with a call, no more) that count as one
@@ -325,6 +327,7 @@ impl<'g> Evaluator<'g> {
             work: 0,
             work_cap: u64::MAX,
             rules_tried: 0,
+            spent: 0,
         }
     }
 
@@ -342,6 +345,11 @@ impl<'g> Evaluator<'g> {
         self.work
     }
 
+    /// Candidate facts tried by every evaluation of this evaluator.
+    pub fn total_work(&self) -> u64 {
+        self.spent + self.work
+    }
+
     /// Stops every later evaluation past `cap` candidate facts.
     pub fn set_work_cap(&mut self, cap: u64) {
         self.work_cap = cap;
@@ -352,6 +360,7 @@ impl<'g> Evaluator<'g> {
         self.stores[Level::State as usize].clear();
         self.stores[Level::Move as usize].clear();
         self.facts.load(bits);
+        self.spent += self.work;
         self.work = 0;
         self.rules_tried = 0;
     }
@@ -360,6 +369,7 @@ impl<'g> Evaluator<'g> {
     /// each joint move of a state is a new evaluation with its own limits.
     pub fn set_moves(&mut self, does: impl Iterator<Item = (TermId, TermId)>) {
         self.stores[Level::Move as usize].clear();
+        self.spent += self.work;
         self.work = 0;
         self.rules_tried = 0;
         self.does.clear();

@@ -42,6 +42,11 @@ impl<'g> RuleMachine<'g> {
         self.eval.work()
     }
 
+    /// Candidate facts tried by every evaluation of this machine.
+    pub fn total_work(&self) -> u64 {
+        self.eval.total_work()
+    }
+
     /// Stops every later evaluation past `cap` candidate facts (reported
     /// as a limit reached).
     pub fn set_work_cap(&mut self, cap: u64) {
