@@ -389,9 +389,11 @@ impl Deferred {
 /// of the level ahead is known before it is done (`perft` without
 /// `--engine`): a game that grounds within [`estimate::PEEK`] is compiled,
 /// one that does not starts on the rule evaluator ([`Choice::Deferred`]),
-/// and the count asks [`Deferred::compile_within`] as its work grows. A
-/// game whose grounding grows, fails or is too large at the peek, or that
-/// the rule evaluator cannot run, gets the default choice at once.
+/// and the count asks [`Deferred::when_paid`] as its work grows. A game
+/// whose grounding grows, fails or is too large at the peek, whose state
+/// costs the rule evaluator the most it measures
+/// ([`estimate::ENOUGH_PER_STATE`]), or that the rule evaluator cannot run,
+/// gets the default choice at once.
 pub fn open_staged(
     path: &Path,
     syntax: Option<Syntax>,
@@ -452,7 +454,9 @@ fn make_staged(
             let work = (game.as_ref().ok())
                 .and_then(|game| game.rule_work_per_state(estimate::ENOUGH_PER_STATE));
             match (game, work) {
-                (Ok(game), Some(work)) => {
+                // A state that costs the rule evaluator the most it
+                // measures gets the largest budget: the default choice.
+                (Ok(game), Some(work)) if work.per_state < estimate::ENOUGH_PER_STATE => {
                     *first = work.first;
                     let most = estimate::grounds_up_to(estimate::budget_for(work.per_state));
                     Ok((game, Choice::Deferred { most }))

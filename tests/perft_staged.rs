@@ -116,3 +116,32 @@ fn perft_prints_the_same_counts_as_the_compiled_engine() {
         .collect();
     assert_eq!(staged, expected);
 }
+
+#[test]
+fn a_limit_of_the_rule_evaluator_hands_the_level_to_the_compiled_game() {
+    // A counting chain of 3,000 calls in `next`: past the rule evaluator's
+    // nesting limit, within the compiled engines' reach.
+    let path = std::path::Path::new("tests/evaluator/deep.rules");
+    let open = |engine| {
+        let opened = load::open_with(path, None, &Overrides::default(), Some(engine));
+        opened
+            .unwrap_or_else(|f| panic!("{:?}", f.diagnostics))
+            .game
+    };
+    let first = open(EngineKind::Rules);
+    let mut asked = Vec::new();
+    let mut second = None;
+    let levels = perft_switching(
+        &first,
+        1,
+        |ahead| {
+            asked.push((ahead.spent, ahead.predicted));
+            Some(open(EngineKind::Incremental))
+        },
+        &mut second,
+        |_| {},
+    );
+    assert_eq!(counts(&levels.expect("counts")), [(1, 1), (1, 1)]);
+    assert_eq!(asked, [(u64::MAX, u64::MAX)], "asked only at the error");
+    assert!(second.is_some());
+}

@@ -10,7 +10,7 @@
 //! on a compiled game of the same program ([`perft_switching`]): the
 //! level's states are translated, so the counts are the same.
 
-use super::{EngineError, Game, Machine, State};
+use super::{EngineError, EngineKind, Game, Machine, State};
 use rustc_hash::FxHashMap;
 
 /// Why a count stopped.
@@ -52,8 +52,9 @@ pub struct Ahead {
 
 /// Counts to `depth` as [`perft`] does, starting on `first`; while that
 /// runs on the rule evaluator, `switch` is asked before each level past
-/// the initial state's is expanded whether to go on with another game of
-/// the same program,
+/// the initial state's is expanded (and, with no limit on the work, when
+/// the rule evaluator stops with an error) whether to go on with another
+/// game of the same program,
 /// whose states the level's are translated to ([`Game::translation_to`]).
 /// Once on another game, kept in `second` (where an error's moves and
 /// states are to be read), it counts there to the end.
@@ -80,8 +81,20 @@ pub fn perft_switching(
         let predicted = per_state.saturating_mul(states as u64);
         switch(Ahead { spent, predicted })
     };
-    let Some(other) = count.expand(first, depth, &mut report, &mut ask)? else {
-        return Ok(count.out);
+    let other = match count.expand(first, depth, &mut report, &mut ask) {
+        Ok(Some(other)) => other,
+        Ok(None) => return Ok(count.out),
+        // The rule evaluator stopped (a limit of its own, or the game's
+        // fault): whatever the work, another game goes on with the level,
+        // or gives the error.
+        Err(PerftError::Engine(e)) if first.engine() == EngineKind::Rules => {
+            let any = Ahead {
+                spent: u64::MAX,
+                predicted: u64::MAX,
+            };
+            switch(any).ok_or(e)?
+        }
+        Err(e) => return Err(e),
     };
     let translation = first.translation_to(&other);
     let translated: Option<FxHashMap<State, u128>> = (count.level.iter())
