@@ -545,6 +545,7 @@ impl Game {
             game: self,
             vals,
             state: self.initial(),
+            base_shown: vec![0; self.initial().bits.len()],
             next: self.initial(),
             legal,
             joint: vec![0; self.role_count()],
@@ -568,6 +569,8 @@ pub struct Machine<'g> {
     words: Option<WordMachine>,
     vals: Vec<bool>,
     state: State,
+    /// On the reference engine, the state facts `vals` holds, as bits.
+    base_shown: Vec<u64>,
     next: State,
     legal: Vec<Vec<u32>>,
     joint: Vec<u32>,
@@ -619,7 +622,7 @@ impl<'g> Machine<'g> {
         self.vals.len()
             + self.forced.len()
             + 4 * self.pending.len()
-            + 8 * (self.state.bits.len() + self.next.bits.len())
+            + 8 * (self.state.bits.len() + self.base_shown.len() + self.next.bits.len())
             + self.legal.iter().map(|l| 4 * l.capacity()).sum::<usize>()
             + words(&self.joint)
             + self.counters.as_ref().map_or(0, Counters::bytes)
@@ -740,10 +743,15 @@ impl<'g> Machine<'g> {
             }
             return;
         }
+        // Only the facts that differ from the values' are written.
         let base = &mut self.vals[BASE0 as usize..BASE0 as usize + net.base.len()];
-        for (facts, &word) in base.chunks_mut(64).zip(&self.state.bits) {
-            for (k, fact) in facts.iter_mut().enumerate() {
-                *fact = word >> k & 1 == 1;
+        for (w, (&word, shown)) in self.state.bits.iter().zip(&mut self.base_shown).enumerate() {
+            let mut changed = word ^ *shown;
+            *shown = word;
+            while changed != 0 {
+                let k = changed.trailing_zeros();
+                changed &= changed - 1;
+                base[w * 64 + k as usize] = word >> k & 1 == 1;
             }
         }
         self.run(Plan::View);
@@ -1047,24 +1055,33 @@ impl<'g> Machine<'g> {
             }),
             [only] if chance => self.weight(only).map(|_| only),
             [only] => Ok(only),
-            _ if chance => {
-                // Each weight is below 2^63, so no sum of them passes u128.
-                let mut total = 0u128;
-                for &m in legal {
-                    total += u128::from(self.weight(m)?);
-                }
-                let mut x = draw_below(total, rng);
-                for &m in legal {
-                    let w = u128::from(self.weight(m)?);
-                    if x < w {
-                        return Ok(m);
-                    }
-                    x -= w;
-                }
-                Ok(legal[legal.len() - 1])
-            }
+            _ if chance => self.draw_chance(legal, rng),
             _ => Ok(legal[rng.random_range(0..legal.len())]),
         }
+    }
+
+    /// A chance move drawn by weight among several `legal` ones. Out of
+    /// line, so that a player's draw stays small.
+    #[inline(never)]
+    fn draw_chance<R: Rng>(&self, legal: &[u32], rng: &mut R) -> Result<u32, EngineError> {
+        if self.rules.is_none() && !legal.iter().any(|&m| self.game.is_weighted(m)) {
+            // Every weight is 1: the same draw below as many, without the sums.
+            return Ok(legal[draw_below(legal.len() as u128, rng) as usize]);
+        }
+        // Each weight is below 2^63, so no sum of them passes u128.
+        let mut total = 0u128;
+        for &m in legal {
+            total += u128::from(self.weight(m)?);
+        }
+        let mut x = draw_below(total, rng);
+        for &m in legal {
+            let w = u128::from(self.weight(m)?);
+            if x < w {
+                return Ok(m);
+            }
+            x -= w;
+        }
+        Ok(legal[legal.len() - 1])
     }
 
     /// The rule evaluator's failure on the loaded state, as an error.
