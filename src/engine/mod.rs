@@ -22,7 +22,7 @@ use crate::ground::{
     self, AtomId, Ground, GroundAtom, GroundStats, Limits, RelationSize, TermId, TermTable,
 };
 use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
-use compile::{BASE0, GoalValue, Net, PlanStep, SLOT_TRUE};
+use compile::{BASE0, GoalValue, Net, PlanStep, SLOT_TRUE, SPLIT};
 use flat::{FlatPlan, FlatPlans, FlatStep};
 use incremental::{Counters, Propagation};
 use rand::{Rng, RngExt};
@@ -994,6 +994,10 @@ impl<'g> Machine<'g> {
                 if self.vals[(key >> 1) as usize] == (key & 1 == 1) {
                     continue; // the literal every rule of the group has is false
                 }
+                if a & SPLIT != 0 {
+                    self.force_split(i, a & !SPLIT, b);
+                    continue;
+                }
                 for &(head, rule) in &net.early[i][a as usize..b as usize] {
                     if !self.forced[head as usize] && rule_holds(net, &self.vals, rule) {
                         self.forced[head as usize] = true;
@@ -1032,6 +1036,26 @@ impl<'g> Machine<'g> {
             self.vals[net.roles[r].moves[m as usize].does as usize] = false;
         }
         Ok(())
+    }
+
+    /// Forces the heads of the early rules of move `first_input + i`'s
+    /// subgroups `a..b` whose literal and body hold (a split group whose
+    /// literal holds). Out of line, so that the plain groups' loop stays
+    /// as small.
+    #[inline(never)]
+    fn force_split(&mut self, i: usize, a: u32, b: u32) {
+        let net = &self.game.net;
+        for &(key, a, b) in &net.early_subgroups[i][a as usize..b as usize] {
+            if self.vals[(key >> 1) as usize] == (key & 1 == 1) {
+                continue;
+            }
+            for &(head, rule) in &net.early[i][a as usize..b as usize] {
+                if !self.forced[head as usize] && rule_holds(net, &self.vals, rule) {
+                    self.forced[head as usize] = true;
+                    self.touched.push(head);
+                }
+            }
+        }
     }
 
     /// The state after a joint move, as [`Machine::next_into`].

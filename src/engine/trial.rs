@@ -16,7 +16,7 @@
 //! least as fast.
 
 use super::EngineKind;
-use super::compile::{Net, SLOT_TRUE};
+use super::compile::{Net, SLOT_TRUE, SPLIT};
 use super::words::WordProgram;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -56,12 +56,24 @@ impl Trial {
 /// What the incremental engine visits to make move slot `d` and take it
 /// back in the state whose literals `holds` answers: twice the move's
 /// readers, its triggered groups and the rules of those whose state fact
-/// holds; once the rules of its early groups that hold their literal.
+/// holds; once its early groups and the rules (or subgroups, and their
+/// rules) of those whose literal holds.
 fn move_visits(net: &Net, readers: &[u64], d: u32, holds: impl Fn(u32) -> bool) -> u64 {
     let i = (d - net.first_input) as usize;
     let visited = |groups: &[(u32, u32, u32)]| -> u64 {
         (groups.iter())
-            .map(|&(key, a, b)| 1 + if holds(key) { u64::from(b - a) } else { 0 })
+            .map(|&(key, a, b)| match holds(key) {
+                false => 1,
+                true if a & SPLIT == 0 => 1 + u64::from(b - a),
+                true => {
+                    let subgroups = &net.early_subgroups[i][(a & !SPLIT) as usize..b as usize];
+                    let rules = |&(key, a, b): &(u32, u32, u32)| match holds(key) {
+                        true => 1 + u64::from(b - a),
+                        false => 1,
+                    };
+                    1 + subgroups.iter().map(rules).sum::<u64>()
+                }
+            })
             .sum()
     };
     2 * (readers[d as usize] + visited(&net.triggered_groups[i])) + visited(&net.early_groups[i])
