@@ -243,7 +243,7 @@ fn bench_json_fields() {
             "unfinished"
         ]
     );
-    // Its trial's word work is not under a third of its flips.
+    // Its trial's word work is not under half of its flips.
     assert_eq!(b.field("engine"), &Json::Str("incremental".to_string()));
     assert_eq!(b.field("playouts").num(), 200.0);
     assert_eq!(b.field("unfinished").num(), 0.0);

@@ -145,8 +145,14 @@ pub struct Net {
     /// can be decided as soon as the move is known.
     pub early: Vec<Vec<(u32, u32)>>,
     /// For move slot `first_input + i`: (literal, start, end) groups of
-    /// `early[i]` whose rules all contain that literal.
+    /// `early[i]` whose rules all contain that literal. A group whose start
+    /// has the bit [`SPLIT`] is split by a second literal:
+    /// `start & !SPLIT..end` are its subgroups in `early_subgroups[i]`.
     pub early_groups: Vec<Vec<(u32, u32, u32)>>,
+    /// For move slot `first_input + i`: (literal, start, end) subgroups of
+    /// the split groups of `early_groups[i]`, over `early[i]`, whose rules
+    /// all contain that literal too.
+    pub early_subgroups: Vec<Vec<(u32, u32, u32)>>,
     /// The other triggered rules, decided when the plan reaches their head.
     pub triggered: Vec<Vec<(u32, u32)>>,
     /// For move slot `first_input + i`: (literal, start, end) groups of
@@ -257,7 +263,9 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
         .map_err(|errors| errors.iter().map(|e| e.diagnostic(g)).collect::<Vec<_>>())?;
     let (numbers, tests) = test_slots(g, &layout);
     let plans = Plans::new(&layout, &encoded, &tables, &tests, &numbers);
-    let (early, early_groups, triggered_groups) = early_rules(&layout, &mut encoded, &plans);
+    let (mut early, mut early_groups, triggered_groups) =
+        early_rules(&layout, &mut encoded, &plans);
+    let early_subgroups = split_groups(&layout, &encoded, &mut early, &mut early_groups);
     let mut net = Net {
         slots: layout.slots,
         base: folded.base,
@@ -267,6 +275,7 @@ pub fn compile(g: &Ground) -> Result<Net, Vec<Diagnostic>> {
         first_input: layout.first_input,
         early,
         early_groups,
+        early_subgroups,
         triggered: encoded.triggered,
         triggered_groups,
         lits: encoded.lits,
@@ -320,6 +329,7 @@ pub fn skeleton(
         first_input: BASE0,
         early: Vec::new(),
         early_groups: Vec::new(),
+        early_subgroups: Vec::new(),
         triggered: Vec::new(),
         triggered_groups: Vec::new(),
         lits: Vec::new(),
@@ -1230,6 +1240,67 @@ fn early_rules(
     }
     encoded.triggered = triggered;
     (early, early_groups, triggered_groups)
+}
+
+/// Marks an early group split into subgroups (`Net::early_groups`).
+pub const SPLIT: u32 = 1 << 31;
+
+/// A group of early rules this large is split by a second state fact when
+/// that makes subgroups of one and a half rules or more on average: a
+/// move made then visits the rules of the subgroups whose fact holds, not
+/// all the group's (a frame rule that also reads where the blank is: one
+/// in nine of the group's rules instead of all).
+const SPLIT_RULES: u32 = 8;
+
+/// Splits each large group of `groups` (over `lists`, as
+/// [`group_by_state_fact`] made them) by the first positive state fact of
+/// its rules other than the group's; returns the subgroups, per move.
+fn split_groups(
+    layout: &Layout,
+    encoded: &Encoded,
+    lists: &mut [Vec<(u32, u32)>],
+    groups: &mut [Vec<(u32, u32, u32)>],
+) -> Vec<Vec<(u32, u32, u32)>> {
+    let mut all = Vec::with_capacity(lists.len());
+    for (list, groups) in lists.iter_mut().zip(groups) {
+        let mut subgroups: Vec<(u32, u32, u32)> = Vec::new();
+        for group in groups.iter_mut() {
+            let (key, a, b) = *group;
+            if b - a < SPLIT_RULES {
+                continue;
+            }
+            let second_of = |rule: u32| {
+                encoded
+                    .body(rule)
+                    .iter()
+                    .copied()
+                    .find(|&l| {
+                        l != key && l & 1 == 0 && (BASE0..layout.first_input).contains(&(l >> 1))
+                    })
+                    .unwrap_or(SLOT_TRUE << 1)
+            };
+            let rules = &mut list[a as usize..b as usize];
+            // Rules are unique, so an unstable sort orders the same as a stable one.
+            rules.sort_unstable_by_key(|&(head, rule)| (second_of(rule), head, rule));
+            let first = subgroups.len();
+            for (k, &(_, rule)) in rules.iter().enumerate() {
+                let (second, at) = (second_of(rule), a + k as u32);
+                let started = subgroups.len() > first;
+                match subgroups.last_mut() {
+                    Some(g) if started && g.0 == second => g.2 = at + 1,
+                    _ => subgroups.push((second, at, at + 1)),
+                }
+            }
+            let made = (subgroups.len() - first) as u32;
+            if made >= 2 && 2 * (b - a) >= 3 * made {
+                *group = (key, SPLIT | first as u32, first as u32 + made);
+            } else {
+                subgroups.truncate(first);
+            }
+        }
+        all.push(subgroups);
+    }
+    all
 }
 
 /// Orders each move's (head, rule) list by a literal its rules share (the

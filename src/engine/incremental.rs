@@ -25,7 +25,7 @@
 //! Loading and stepping allocate nothing. [`pays_off`] says from the net's
 //! size whether this engine is the faster one for a game.
 
-use super::compile::{BASE0, Net, PlanStep, SLOT_TRUE};
+use super::compile::{BASE0, Net, PlanStep, SLOT_TRUE, SPLIT};
 use super::fixpoint::Scratch;
 use crate::ground::numbers::{self, Node};
 use crate::syntax::AggOp;
@@ -1363,6 +1363,28 @@ impl Counters {
     fn arm_early(&mut self, net: &Net, prop: &Propagation, does: u32) {
         let i = (does - net.first_input) as usize;
         for &(key, a, b) in &net.early_groups[i] {
+            if !literal_holds(&self.vals, key) {
+                continue;
+            }
+            if a & SPLIT != 0 {
+                self.arm_split(net, prop, i, a & !SPLIT, b);
+                continue;
+            }
+            for &(head, rule) in &net.early[i][a as usize..b as usize] {
+                if prop.tracked[head as usize] && holds(net, &self.vals, rule) {
+                    self.gain(head);
+                    self.armed.push(head);
+                }
+            }
+        }
+    }
+
+    /// Arms the early rules of move `first_input + i`'s subgroups `a..b`
+    /// whose literal and body hold (a split group whose literal holds).
+    /// Out of line, so that the plain groups' loop stays as small.
+    #[inline(never)]
+    fn arm_split(&mut self, net: &Net, prop: &Propagation, i: usize, a: u32, b: u32) {
+        for &(key, a, b) in &net.early_subgroups[i][a as usize..b as usize] {
             if !literal_holds(&self.vals, key) {
                 continue;
             }

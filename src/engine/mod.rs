@@ -24,7 +24,7 @@ use crate::ground::{
     self, AtomId, Ground, GroundAtom, GroundStats, Limits, RelationSize, TermId, TermTable,
 };
 use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
-use compile::{BASE0, GoalValue, Net, PlanStep, SLOT_TRUE};
+use compile::{BASE0, GoalValue, Net, PlanStep, SLOT_TRUE, SPLIT};
 use flat::{FlatPlan, FlatPlans, FlatStep};
 use incremental::{Counters, Propagation};
 use rand::{Rng, RngExt};
@@ -575,6 +575,7 @@ impl Game {
             game: self,
             vals,
             state: self.initial(),
+            base_shown: vec![0; self.initial().bits.len()],
             next: self.initial(),
             legal,
             joint: vec![0; self.role_count()],
@@ -598,6 +599,8 @@ pub struct Machine<'g> {
     words: Option<WordMachine>,
     vals: Vec<bool>,
     state: State,
+    /// On the reference engine, the state facts `vals` holds, as bits.
+    base_shown: Vec<u64>,
     next: State,
     legal: Vec<Vec<u32>>,
     joint: Vec<u32>,
@@ -649,7 +652,7 @@ impl<'g> Machine<'g> {
         self.vals.len()
             + self.forced.len()
             + 4 * self.pending.len()
-            + 8 * (self.state.bits.len() + self.next.bits.len())
+            + 8 * (self.state.bits.len() + self.base_shown.len() + self.next.bits.len())
             + self.legal.iter().map(|l| 4 * l.capacity()).sum::<usize>()
             + words(&self.joint)
             + self.counters.as_ref().map_or(0, Counters::bytes)
@@ -776,10 +779,15 @@ impl<'g> Machine<'g> {
             }
             return;
         }
+        // Only the facts that differ from the values' are written.
         let base = &mut self.vals[BASE0 as usize..BASE0 as usize + net.base.len()];
-        for (facts, &word) in base.chunks_mut(64).zip(&self.state.bits) {
-            for (k, fact) in facts.iter_mut().enumerate() {
-                *fact = word >> k & 1 == 1;
+        for (w, (&word, shown)) in self.state.bits.iter().zip(&mut self.base_shown).enumerate() {
+            let mut changed = word ^ *shown;
+            *shown = word;
+            while changed != 0 {
+                let k = changed.trailing_zeros();
+                changed &= changed - 1;
+                base[w * 64 + k as usize] = word >> k & 1 == 1;
             }
         }
         self.run(Plan::View);
@@ -1022,6 +1030,10 @@ impl<'g> Machine<'g> {
                 if self.vals[(key >> 1) as usize] == (key & 1 == 1) {
                     continue; // the literal every rule of the group has is false
                 }
+                if a & SPLIT != 0 {
+                    self.force_split(i, a & !SPLIT, b);
+                    continue;
+                }
                 for &(head, rule) in &net.early[i][a as usize..b as usize] {
                     if !self.forced[head as usize] && rule_holds(net, &self.vals, rule) {
                         self.forced[head as usize] = true;
@@ -1062,6 +1074,26 @@ impl<'g> Machine<'g> {
         Ok(())
     }
 
+    /// Forces the heads of the early rules of move `first_input + i`'s
+    /// subgroups `a..b` whose literal and body hold (a split group whose
+    /// literal holds). Out of line, so that the plain groups' loop stays
+    /// as small.
+    #[inline(never)]
+    fn force_split(&mut self, i: usize, a: u32, b: u32) {
+        let net = &self.game.net;
+        for &(key, a, b) in &net.early_subgroups[i][a as usize..b as usize] {
+            if self.vals[(key >> 1) as usize] == (key & 1 == 1) {
+                continue;
+            }
+            for &(head, rule) in &net.early[i][a as usize..b as usize] {
+                if !self.forced[head as usize] && rule_holds(net, &self.vals, rule) {
+                    self.forced[head as usize] = true;
+                    self.touched.push(head);
+                }
+            }
+        }
+    }
+
     /// The state after a joint move, as [`Machine::next_into`].
     pub fn next(&mut self, joint: &[u32]) -> Result<State, EngineError> {
         let mut out = State::empty(self.game.net.base.len());
@@ -1083,24 +1115,33 @@ impl<'g> Machine<'g> {
             }),
             [only] if chance => self.weight(only).map(|_| only),
             [only] => Ok(only),
-            _ if chance => {
-                // Each weight is below 2^63, so no sum of them passes u128.
-                let mut total = 0u128;
-                for &m in legal {
-                    total += u128::from(self.weight(m)?);
-                }
-                let mut x = draw_below(total, rng);
-                for &m in legal {
-                    let w = u128::from(self.weight(m)?);
-                    if x < w {
-                        return Ok(m);
-                    }
-                    x -= w;
-                }
-                Ok(legal[legal.len() - 1])
-            }
+            _ if chance => self.draw_chance(legal, rng),
             _ => Ok(legal[rng.random_range(0..legal.len())]),
         }
+    }
+
+    /// A chance move drawn by weight among several `legal` ones. Out of
+    /// line, so that a player's draw stays small.
+    #[inline(never)]
+    fn draw_chance<R: Rng>(&self, legal: &[u32], rng: &mut R) -> Result<u32, EngineError> {
+        if self.rules.is_none() && !legal.iter().any(|&m| self.game.is_weighted(m)) {
+            // Every weight is 1: the same draw below as many, without the sums.
+            return Ok(legal[draw_below(legal.len() as u128, rng) as usize]);
+        }
+        // Each weight is below 2^63, so no sum of them passes u128.
+        let mut total = 0u128;
+        for &m in legal {
+            total += u128::from(self.weight(m)?);
+        }
+        let mut x = draw_below(total, rng);
+        for &m in legal {
+            let w = u128::from(self.weight(m)?);
+            if x < w {
+                return Ok(m);
+            }
+            x -= w;
+        }
+        Ok(legal[legal.len() - 1])
     }
 
     /// The rule evaluator's failure on the loaded state, as an error.

@@ -5,7 +5,9 @@
 //! seeded random playouts, each engine's work per joint move. The word
 //! engine counts its own ([`WordProgram::work`]). The incremental engine's
 //! is predicted from the slots that flip, which every engine computes
-//! alike: a flip visits the slot's readers. Holds: only counts, so the same
+//! alike: a flip visits the slot's readers; and from the moves made, each
+//! visiting its readers and the triggered rules of its groups whose state
+//! fact holds, on and off again. Holds: only counts, so the same
 //! game gets the same answer on every machine and at every load. The
 //! instructions behind one unit of either count differ up to threefold
 //! from game to game (cachegrind over the conformance, shipped and test
@@ -14,7 +16,7 @@
 //! least as fast.
 
 use super::EngineKind;
-use super::compile::Net;
+use super::compile::{Net, SLOT_TRUE, SPLIT};
 use super::words::WordProgram;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -24,16 +26,17 @@ const TRIAL_STEPS: u32 = 400;
 /// The longest trial playout: a game that does not end soon is restarted.
 const TRIAL_PLAYOUT: u32 = 200;
 
-/// The word engine plays when its work is less than the flips and
-/// readers over this. Measured, every game whose ratio of the two is
-/// below 0.56 ran faster on the word engine, and the first that ran slower
-/// was at 0.57; a third keeps a margin of 1.7 for games not measured.
-const MARGIN: u64 = 3;
+/// The word engine plays when its work is less than the incremental
+/// engine's visits over this. Measured (docs/ENGINES.md, "Which engine runs
+/// playouts"), every game whose ratio of the two is below 0.48 ran faster
+/// on the word engine, and the first that ran slower was at 0.56.
+const MARGIN: u64 = 2;
 
 /// A trial's work per joint move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Trial {
-    /// Slots flipped plus the readers they visit on the incremental engine.
+    /// Slots flipped plus the readers they visit on the incremental engine,
+    /// and what the moves visit there.
     pub flips: u64,
     /// The word engine's own work.
     pub words: u64,
@@ -48,6 +51,32 @@ impl Trial {
             false => EngineKind::Incremental,
         }
     }
+}
+
+/// What the incremental engine visits to make move slot `d` and take it
+/// back in the state whose literals `holds` answers: twice the move's
+/// readers, its triggered groups and the rules of those whose state fact
+/// holds; once its early groups and the rules (or subgroups, and their
+/// rules) of those whose literal holds.
+fn move_visits(net: &Net, readers: &[u64], d: u32, holds: impl Fn(u32) -> bool) -> u64 {
+    let i = (d - net.first_input) as usize;
+    let visited = |groups: &[(u32, u32, u32)]| -> u64 {
+        (groups.iter())
+            .map(|&(key, a, b)| match holds(key) {
+                false => 1,
+                true if a & SPLIT == 0 => 1 + u64::from(b - a),
+                true => {
+                    let subgroups = &net.early_subgroups[i][(a & !SPLIT) as usize..b as usize];
+                    let rules = |&(key, a, b): &(u32, u32, u32)| match holds(key) {
+                        true => 1 + u64::from(b - a),
+                        false => 1,
+                    };
+                    1 + subgroups.iter().map(rules).sum::<u64>()
+                }
+            })
+            .sum()
+    };
+    2 * (readers[d as usize] + visited(&net.triggered_groups[i])) + visited(&net.early_groups[i])
 }
 
 /// Plays the trial from the game's `initial` state. `None` for a game
@@ -65,7 +94,7 @@ pub fn run(net: &Net, program: &WordProgram, initial: &[u64]) -> Option<Trial> {
     let mut legal = vec![Vec::new(); net.roles.len()];
     let mut does = Vec::with_capacity(net.roles.len());
     program.load_counting(&mut machine, &state, &mut legal);
-    let (mut steps, mut length, mut flips) = (0u32, 0u32, 0u64);
+    let (mut steps, mut length, mut flips, mut move_work) = (0u32, 0u32, 0u64, 0u64);
     let start_work = program.work(&machine);
     let mut before = program.bits(&machine).to_vec();
     // Each flip since `before` visits its slot's readers.
@@ -101,6 +130,11 @@ pub fn run(net: &Net, program: &WordProgram, initial: &[u64]) -> Option<Trial> {
             let m = moves[rng.random_range(0..moves.len())];
             does.push(role.moves[m as usize].does);
         }
+        let value = |s: u32| s == SLOT_TRUE || program.value(&machine, s);
+        let holds = |l: u32| value(l >> 1) != (l & 1 == 1);
+        for &d in &does {
+            move_work += move_visits(net, &readers, d, holds);
+        }
         program.next_counting(&mut machine, does.iter().copied(), &mut next);
         count_flips(&mut before, program.bits(&machine));
         std::mem::swap(&mut state, &mut next);
@@ -109,7 +143,7 @@ pub fn run(net: &Net, program: &WordProgram, initial: &[u64]) -> Option<Trial> {
         (steps, length) = (steps + 1, length + 1);
     }
     Some(Trial {
-        flips: flips / u64::from(steps),
+        flips: (flips + move_work) / u64::from(steps),
         words: (program.work(&machine) - start_work) / u64::from(steps),
     })
 }
