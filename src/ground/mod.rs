@@ -20,7 +20,6 @@ mod cycles;
 pub mod estimate;
 mod join;
 pub mod numbers;
-mod order;
 pub(crate) mod prepare;
 mod relation;
 mod size;
@@ -790,8 +789,7 @@ impl Grounder<'_> {
     /// Semi-naive evaluation to the relaxed model, recording every ground
     /// rule on the way; `rels[i]` are the relations of `rules[i]`. Facts
     /// run once; then each round runs, in rule order, every positive
-    /// literal of a relation with new facts as the delta literal (the
-    /// relaxed model alone runs in the order of [`order`]). When the
+    /// literal of a relation with new facts as the delta literal. When the
     /// rules add nothing, the aggregates' candidate values are brought up to
     /// date, and evaluation goes on while they grow.
     fn solve(
@@ -805,9 +803,6 @@ impl Grounder<'_> {
             if rule.pos.is_empty() {
                 self.run(rule, rule_rels, None, &[])?;
             }
-        }
-        if self.output == Output::Atoms {
-            return self.solve_in_order(rules, rels, aggregates);
         }
         let mut readers: Vec<Vec<(u32, u32)>> = vec![Vec::new(); self.rels.len()];
         for (r, rule_rels) in rels.iter().enumerate() {
