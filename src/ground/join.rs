@@ -1,7 +1,8 @@
 //! The join: every instance of one rule over the relaxed model so far.
 //!
-//! In: a prepared rule, the relations of its literals, and which positive
-//! literal reads only this round's new facts (semi-naive evaluation). Out:
+//! In: a prepared rule, the relations of its literals, the window of fact
+//! numbers each positive literal may match, and which positive literal
+//! reads only new facts (semi-naive evaluation). Out:
 //! each instance, handed to the grounder as soon as it is found (ground
 //! head, positive body atoms, the bindings for the negative literals), so
 //! no join holds more than one instance.
@@ -39,10 +40,14 @@ const LOOKUP_ARGS: usize = 16;
 struct Join<'r> {
     rule: &'r Prepared,
     rels: &'r RuleRels,
-    /// The positive literal that reads only this round's new facts.
+    /// The positive literal that reads only new facts, matched first.
     delta: Option<usize>,
-    /// The binding of each variable of the rule.
+    /// The facts each positive literal may match: a range of fact numbers.
+    windows: &'r [(u32, u32)],
+    /// The binding of each variable of the rule, and the variables bound,
+    /// in order (each match undoes its own).
     env: Vec<Option<TermId>>,
+    trail: Vec<u32>,
     /// The positive body atoms matched so far, and their literals.
     body: Vec<AtomId>,
     order: Vec<usize>,
@@ -56,6 +61,15 @@ struct Join<'r> {
     /// The head's variables not bound yet.
     head_unbound: usize,
     head_checks: HeadChecks,
+}
+
+impl Join<'_> {
+    /// Unbinds the variables the trail holds from `mark` on.
+    fn undo(&mut self, mark: usize) {
+        for v in self.trail.drain(mark..) {
+            self.env[v as usize] = None;
+        }
+    }
 }
 
 /// How often a join found the head atom of a branch known: where heads
@@ -220,19 +234,23 @@ enum Cheapest {
 }
 
 impl Grounder<'_> {
-    /// Finds and records every instance of a rule; `delta` is the literal
-    /// that reads only this round's new facts.
+    /// Finds and records every instance of a rule whose positive literal
+    /// `i` matches a fact numbered in `windows[i]`; `delta` is the literal
+    /// that reads only new facts.
     pub(super) fn run(
         &mut self,
         rule: &Prepared,
         rels: &RuleRels,
         delta: Option<usize>,
+        windows: &[(u32, u32)],
     ) -> Result<(), Diagnostic> {
         let mut join = Join {
             rule,
             rels,
             delta,
+            windows,
             env: vec![None; rule.vars],
+            trail: Vec::new(),
             body: Vec::new(),
             order: Vec::new(),
             explored: rels.uses.as_ref().map(|_| Explored::default()),
@@ -260,12 +278,15 @@ impl Grounder<'_> {
         self.join_next(j, done)
     }
 
-    /// [`Self::join`] once the variables of `trail` are bound.
-    fn join_bound(&mut self, j: &mut Join, done: Done, trail: &[u32]) -> Result<(), Diagnostic> {
+    /// [`Self::join`] once the variables of the trail from `mark` on are
+    /// bound.
+    fn join_bound(&mut self, j: &mut Join, done: Done, mark: usize) -> Result<(), Diagnostic> {
         let Some(uses) = j.rels.uses.as_ref() else {
             return self.join(j, done);
         };
-        let bound = trail.iter().filter(|&&v| uses.head[v as usize]).count();
+        let bound = (j.trail[mark..].iter())
+            .filter(|&&v| uses.head[v as usize])
+            .count();
         j.head_unbound -= bound;
         let result = self.join(j, done);
         j.head_unbound += bound;
@@ -338,15 +359,13 @@ impl Grounder<'_> {
         if self.terms.depth(v) > self.limits.max_term_depth {
             return Err(self.too_big(rule.span, Reached::Depth));
         }
-        let mut trail = Vec::new();
-        if unify(pat, v, &mut j.env, &mut trail, &self.terms)
+        let mark = j.trail.len();
+        if unify(pat, v, &mut j.env, &mut j.trail, &self.terms)
             && !explored_before(j, next, Read::Cmp(i))
         {
-            self.join_bound(j, next, &trail)?;
+            self.join_bound(j, next, mark)?;
         }
-        for v in trail {
-            j.env[v as usize] = None;
-        }
+        j.undo(mark);
         Ok(())
     }
 
@@ -372,7 +391,7 @@ impl Grounder<'_> {
             pos: done.pos | 1 << i,
             ..done
         };
-        let mut trail = Vec::new();
+        let mark = j.trail.len();
         let (lo, hi) = match candidates {
             Candidates::Range(lo, hi) | Candidates::List(_, lo, hi) => (lo, hi),
         };
@@ -382,23 +401,17 @@ impl Grounder<'_> {
                 Candidates::Range(..) => k,
                 Candidates::List(list, ..) => self.rels[rel].list(list)[k as usize],
             };
-            trail.clear();
             let fact = self.rels[rel].fact(f);
-            let matched = atom
-                .args
-                .iter()
-                .zip(fact)
-                .all(|(p, &t)| unify(p, t, &mut j.env, &mut trail, &self.terms));
+            let matched = (atom.args.iter().zip(fact))
+                .all(|(p, &t)| unify(p, t, &mut j.env, &mut j.trail, &self.terms));
             if matched && !explored_before(j, next, Read::Pos(i)) {
                 j.body.push(self.rels[rel].atoms[f as usize]);
                 j.order.push(i);
-                self.join_bound(j, next, &trail)?;
+                self.join_bound(j, next, mark)?;
                 j.body.pop();
                 j.order.pop();
             }
-            for v in trail.drain(..) {
-                j.env[v as usize] = None;
-            }
+            j.undo(mark);
             if j.head_made {
                 break;
             }
@@ -509,12 +522,7 @@ impl Grounder<'_> {
     fn narrowest(&mut self, j: &Join, i: usize, key: &mut Key) -> Candidates {
         const NONE: Candidates = Candidates::Range(0, 0);
         let rel = j.rels.pos[i];
-        let r = &self.rels[rel];
-        let (lo, hi) = match j.delta {
-            Some(d) if d == i => (r.old, r.cur),
-            Some(d) if i < d => (0, r.old),
-            _ => (0, r.cur),
-        };
+        let (lo, hi) = j.windows[i];
         let Some(all_bound) = self.bound_paths(j, i, key) else {
             return NONE;
         };
@@ -668,10 +676,12 @@ fn explored_before(j: &mut Join, done: Done, read: Read) -> bool {
     explored.key.push((done.pos >> 32) as u32);
     explored.key.push(done.cmp as u32);
     explored.key.push((done.cmp >> 32) as u32);
-    for (v, binding) in j.env.iter().enumerate() {
-        let live = binding.filter(|_| uses.live(v as u32, done));
-        explored.key.push(live.map_or(u32::MAX, |t| t.0));
-    }
+    explored
+        .key
+        .extend(j.env.iter().enumerate().map(|(v, binding)| {
+            let live = binding.filter(|_| uses.live(v as u32, done));
+            live.map_or(u32::MAX, |t| t.0)
+        }));
     explored.seen()
 }
 

@@ -32,6 +32,7 @@ use prepare::{PAtom, Pat, Prepared, RelKey};
 use relation::Relation;
 use rustc_hash::FxHashMap;
 pub use size::StateFacts;
+use std::cmp::Ordering;
 use terms::Extent;
 pub use terms::{GTerm, TermId, TermTable};
 
@@ -797,19 +798,20 @@ impl Grounder<'_> {
         rels: &[RuleRels],
         aggregates: &[aggregate::AggSpec],
     ) -> Result<(), Diagnostic> {
+        self.extents.push(self.terms.extent());
+        for (rule, rule_rels) in rules.iter().zip(rels) {
+            if rule.pos.is_empty() {
+                self.run(rule, rule_rels, None, &[])?;
+            }
+        }
         let mut readers: Vec<Vec<(u32, u32)>> = vec![Vec::new(); self.rels.len()];
         for (r, rule_rels) in rels.iter().enumerate() {
             for (i, &rel) in rule_rels.pos.iter().enumerate() {
                 readers[rel].push((r as u32, i as u32));
             }
         }
-        self.extents.push(self.terms.extent());
-        for (rule, rule_rels) in rules.iter().zip(rels) {
-            if rule.pos.is_empty() {
-                self.run(rule, rule_rels, None)?;
-            }
-        }
         let mut due = Vec::new();
+        let mut windows = Vec::new();
         loop {
             self.extents.push(self.terms.extent());
             self.due_readers(&readers, &mut due);
@@ -827,8 +829,17 @@ impl Grounder<'_> {
             }
             due.sort_unstable();
             for &(r, i) in &due {
-                let r = r as usize;
-                self.run(&rules[r], &rels[r], Some(i as usize))?;
+                let (r, delta) = (r as usize, i as usize);
+                windows.clear();
+                windows.extend(rels[r].pos.iter().enumerate().map(|(i, &rel)| {
+                    let rel = &self.rels[rel];
+                    match i.cmp(&delta) {
+                        Ordering::Less => (0, rel.old),
+                        Ordering::Equal => (rel.old, rel.cur),
+                        Ordering::Greater => (0, rel.cur),
+                    }
+                }));
+                self.run(&rules[r], &rels[r], Some(delta), &windows)?;
             }
             for rel in &mut self.rels {
                 rel.old = rel.cur;
