@@ -254,6 +254,26 @@ pub fn explain_row<'a>(out: &'a str, name: &str) -> Option<&'a str> {
         .map(str::trim)
 }
 
+/// The rule evaluator's domains of `game`, as `check --explain --engine
+/// rules` prints them: state facts, moves, domain atoms, domain rules.
+pub fn rule_domain_sizes(game: &str) -> [String; 4] {
+    let args = [
+        "check",
+        "--explain",
+        "--playouts",
+        "0",
+        game,
+        "--engine",
+        "rules",
+    ];
+    let (out, err, code) = run(&args, "");
+    assert_eq!(code, 0, "{err}");
+    ["state facts", "moves", "domain atoms", "domain rules"].map(|name| {
+        let row = explain_row(&out, name).unwrap_or_else(|| panic!("{name}: {out}"));
+        row.to_string()
+    })
+}
+
 /// Runs the built `tabula` from the crate root with `input` on its standard
 /// input, without colour; returns stdout, stderr and the exit code.
 pub fn run(args: &[&str], input: &str) -> (String, String, i32) {
