@@ -77,7 +77,8 @@ pub fn perft_switching(
     let mut ask = |m: &Machine, states: usize| {
         let spent = m.rule_work()?;
         let (before, expanded) = std::mem::replace(&mut last, (spent, states as u64));
-        let per_state = (spent - before) / expanded;
+        // A level of no states (every state before it terminal) costs none.
+        let per_state = (spent - before).checked_div(expanded).unwrap_or(0);
         let predicted = per_state.saturating_mul(states as u64);
         switch(Ahead { spent, predicted })
     };
