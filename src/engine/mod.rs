@@ -568,15 +568,16 @@ impl Game {
             c.legal_into(&self.propagation, &mut legal, true);
         }
         vals[SLOT_TRUE as usize] = true;
+        let state = self.initial();
         Machine {
             rules: self.rules.as_deref().map(RuleMachine::new),
             words: self.words.as_deref().map(WordProgram::machine),
             counters,
             game: self,
             vals,
-            state: self.initial(),
-            base_shown: vec![0; self.initial().bits.len()],
-            next: self.initial(),
+            base_shown: vec![0; state.bits.len()],
+            next: state.clone(),
+            state,
             legal,
             joint: vec![0; self.role_count()],
             pending: vec![NO_LINK; self.net.slots],
