@@ -145,19 +145,3 @@ fn a_limit_of_the_rule_evaluator_hands_the_level_to_the_compiled_game() {
     assert_eq!(asked, [(u64::MAX, u64::MAX)], "asked only at the error");
     assert!(second.is_some());
 }
-
-/// tests/games/corridor.kif ends at step 4: from depth 5 on, every level is
-/// empty, on the rule evaluator too (a level of no states costs no work
-/// per state, rather than a division by zero).
-#[test]
-fn levels_past_the_end_of_the_game_are_empty_on_the_rule_evaluator() {
-    let expected = "depth 0 leaves 1 states 1\n\
-                    depth 1 leaves 2 states 2\n\
-                    depth 2 leaves 4 states 3\n\
-                    depth 3 leaves 8 states 3\n\
-                    depth 4 leaves 16 states 3\n\
-                    depth 5 leaves 0 states 0\n\
-                    depth 6 leaves 0 states 0\n\
-                    depth 7 leaves 0 states 0\n";
-    common::perft_on_both_evaluators("tests/games/corridor.kif", 7, expected);
-}
