@@ -37,6 +37,10 @@ pub struct Args {
     /// probability the rules declare for it.
     #[arg(long)]
     pub chance: bool,
+    /// Evaluate every step of every playout: do not remember the steps
+    /// earlier playouts made (measures the engine alone).
+    #[arg(long)]
+    pub no_memo: bool,
 }
 
 /// The most threads `--threads` may ask for.
@@ -91,11 +95,14 @@ struct Share {
     max_steps: u32,
     /// Whether nature's draws are noted (slower).
     note_chance: bool,
+    /// Whether playouts may remember their steps (`--no-memo` unset).
+    memo: bool,
 }
 
 fn run_share(game: &Game, share: Share, done: &AtomicU64) -> Result<Totals, EngineError> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(share.seed);
     let mut machine = game.machine();
+    machine.remember_steps(share.memo);
     let start = game.initial();
     let mut t = Totals {
         goals: vec![Some(0); game.role_count()],
@@ -181,6 +188,7 @@ fn play_all(game: &Game, args: &Args) -> Result<Totals, Failure> {
                 seed: args.seed.wrapping_add(i),
                 max_steps: args.max_steps,
                 note_chance,
+                memo: !args.no_memo,
             };
             let done = &done;
             let handle = std::thread::Builder::new()

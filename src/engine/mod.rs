@@ -5,12 +5,14 @@
 //! evaluation needs). A [`State`] is the set of true base facts as a bitset.
 //! Holds: after `Machine::set_state` the machine answers terminal, legal
 //! moves, chance and goals for that state; `next` reuses its buffers, so a
-//! playout step allocates nothing.
+//! playout step allocates nothing. [`Machine::playout`] may also remember
+//! the steps it evaluated, to play them again without evaluating ([`memo`]).
 
 mod compile;
 mod fixpoint;
 mod flat;
 mod incremental;
+mod memo;
 pub mod perft;
 mod rules;
 mod translate;
@@ -27,6 +29,7 @@ use crate::syntax::{Meta, Program, Sym, Symbols, Syntax, Term, TermKind};
 use compile::{BASE0, GoalValue, Net, PlanStep, SLOT_TRUE, SPLIT};
 use flat::{FlatPlan, FlatPlans, FlatStep};
 use incremental::{Counters, Propagation};
+use memo::Memo;
 use rand::{Rng, RngExt};
 pub use rules::QueryRules;
 use rules::{RuleGame, RuleMachine};
@@ -119,6 +122,17 @@ pub enum EngineError {
 /// A number drawn uniformly below `total` (positive): drawn as a `u64`
 /// where it fits, so a seed gives the same draws as before weights could
 /// add up past 2^64.
+/// A uniform draw among `legal` (not empty), as [`Machine::random_move`]
+/// makes it where no move is weighted: a player's by `random_range`, the
+/// chance role's below their number; a single move draws nothing.
+fn draw_uniform<R: Rng>(legal: &[u32], chance: bool, rng: &mut R) -> u32 {
+    match legal {
+        [only] => *only,
+        _ if chance => legal[draw_below(legal.len() as u128, rng) as usize],
+        _ => legal[rng.random_range(0..legal.len())],
+    }
+}
+
 pub fn draw_below<R: Rng>(total: u128, rng: &mut R) -> u128 {
     match u64::try_from(total) {
         Ok(small) => u128::from(rng.random_range(0..small)),
@@ -585,7 +599,22 @@ impl Game {
             forced: vec![false; self.net.slots],
             touched: Vec::new(),
             recursion: self.net.recursion.scratch(),
+            memo: Remembered::NotYet,
         }
+    }
+
+    /// A table of remembered steps for a machine's playouts, unless the
+    /// rule evaluator runs the game (it answers from tables of its own,
+    /// and may stop at a limit) or a chance move has a weight (its draw
+    /// reads the loaded state).
+    fn memo(&self) -> Option<Box<Memo>> {
+        let weighted = (self.net.random)
+            .is_some_and(|r| (0..self.move_count(r) as u32).any(|m| self.is_weighted(m)));
+        if self.rules.is_some() || weighted {
+            return None;
+        }
+        let counts: Vec<usize> = (0..self.role_count()).map(|r| self.move_count(r)).collect();
+        Memo::new(self.initial().bits.len(), &counts).map(Box::new)
     }
 }
 
@@ -615,6 +644,19 @@ pub struct Machine<'g> {
     touched: Vec<u32>,
     /// Working space of the recursive components' evaluation.
     recursion: fixpoint::Scratch,
+    /// The steps its playouts remember.
+    memo: Remembered,
+}
+
+/// Whether a machine's playouts remember their steps ([`memo`]).
+enum Remembered {
+    /// No playout yet: the table is made by the first one, if the game
+    /// allows it.
+    NotYet,
+    On(Box<Memo>),
+    /// The game does not allow it (the rule evaluator, weighted chance
+    /// moves), or too few steps were found in the table.
+    Off,
 }
 
 const NO_LINK: u32 = u32::MAX;
@@ -658,6 +700,10 @@ impl<'g> Machine<'g> {
             + words(&self.joint)
             + self.counters.as_ref().map_or(0, Counters::bytes)
             + self.game.words.as_ref().map_or(0, |w| w.machine_bytes())
+            + match &self.memo {
+                Remembered::On(memo) => memo.bytes(),
+                _ => 0,
+            }
     }
 
     /// The state last given to [`Machine::set_state`].
@@ -1115,9 +1161,8 @@ impl<'g> Machine<'g> {
                 state: self.state.clone(),
             }),
             [only] if chance => self.weight(only).map(|_| only),
-            [only] => Ok(only),
             _ if chance => self.draw_chance(legal, rng),
-            _ => Ok(legal[rng.random_range(0..legal.len())]),
+            _ => Ok(draw_uniform(legal, false, rng)),
         }
     }
 
@@ -1127,7 +1172,7 @@ impl<'g> Machine<'g> {
     fn draw_chance<R: Rng>(&self, legal: &[u32], rng: &mut R) -> Result<u32, EngineError> {
         if self.rules.is_none() && !legal.iter().any(|&m| self.game.is_weighted(m)) {
             // Every weight is 1: the same draw below as many, without the sums.
-            return Ok(legal[draw_below(legal.len() as u128, rng) as usize]);
+            return Ok(draw_uniform(legal, true, rng));
         }
         // Each weight is below 2^63, so no sum of them passes u128.
         let mut total = 0u128;
@@ -1172,6 +1217,18 @@ impl<'g> Machine<'g> {
         rng: &mut R,
         max_steps: u32,
     ) -> Result<Playout, EngineError> {
+        let memo = match std::mem::replace(&mut self.memo, Remembered::Off) {
+            Remembered::NotYet => self.game.memo(),
+            Remembered::On(memo) => Some(memo),
+            Remembered::Off => None,
+        };
+        if let Some(mut memo) = memo {
+            let played = self.playout_remembered(&mut memo, state, rng, max_steps);
+            if memo.worth_keeping() {
+                self.memo = Remembered::On(memo);
+            }
+            return played;
+        }
         self.set_state(state);
         let mut length = 0;
         while !self.is_terminal() {
@@ -1200,6 +1257,155 @@ impl<'g> Machine<'g> {
             Err(e) => End::BadGoals(e),
         };
         Ok(Playout { length, end })
+    }
+
+    /// [`Machine::playout`], through the steps `memo` remembers: the same
+    /// draws from the same legal lists, so the same game. The engine
+    /// evaluates only the steps the table does not know, from the state
+    /// they start at; which state is loaded afterwards is not said.
+    fn playout_remembered<R: Rng>(
+        &mut self,
+        memo: &mut Memo,
+        state: &State,
+        rng: &mut R,
+        max_steps: u32,
+    ) -> Result<Playout, EngineError> {
+        if memo.is_full() {
+            memo.clear();
+        }
+        // The incremental and word engines load a state by what changed
+        // since the last: the first step not remembered is loaded from the
+        // start, as a playout without the table would have. The reference
+        // engine evaluates every state whole.
+        let mut from_start = self.game.engine != EngineKind::Reference;
+        let mut at = match memo.find(&state.bits) {
+            Some(node) => node,
+            None => {
+                self.set_state(state);
+                from_start = false;
+                self.remember_loaded(memo)
+            }
+        };
+        let chance = self.game.net.random;
+        let mut length = 0;
+        while !memo.is_terminal(at) {
+            if length == max_steps {
+                return Ok(Playout {
+                    length,
+                    end: End::Unfinished,
+                });
+            }
+            for (r, mv) in self.joint.iter_mut().enumerate() {
+                match memo.legal(at, r) {
+                    [] => {
+                        self.load_node(memo, at);
+                        return Err(EngineError::NoLegalMove {
+                            role: r,
+                            state: self.state.clone(),
+                        });
+                    }
+                    legal => *mv = draw_uniform(legal, Some(r) == chance, rng),
+                }
+            }
+            let key = memo.joint_key(&self.joint);
+            at = match memo.step(at, key) {
+                Some(to) => to,
+                None => {
+                    if from_start {
+                        self.set_state(state);
+                        from_start = false;
+                    }
+                    self.step_and_remember(memo, at, key)?
+                }
+            };
+            length += 1;
+        }
+        let end = match memo.goals(at) {
+            Some(goals) => End::Goals(goals.to_vec()),
+            None => {
+                self.load_node(memo, at);
+                match self.goals() {
+                    Ok(goals) => End::Goals(goals),
+                    Err(e) => End::BadGoals(e),
+                }
+            }
+        };
+        Ok(Playout { length, end })
+    }
+
+    /// Makes the joint move in the machine's buffer from node `at`, a step
+    /// `memo` does not know, and remembers it; returns the node reached.
+    fn step_and_remember(
+        &mut self,
+        memo: &mut Memo,
+        at: u32,
+        key: u64,
+    ) -> Result<u32, EngineError> {
+        self.load_node(memo, at);
+        let joint = std::mem::take(&mut self.joint);
+        let mut next = std::mem::replace(&mut self.next, State::placeholder());
+        let stepped = self.next_into(&joint, &mut next);
+        self.joint = joint;
+        if let Err(e) = stepped {
+            self.next = next;
+            return Err(e);
+        }
+        let to = match memo.find(&next.bits) {
+            Some(to) => {
+                self.next = next;
+                to
+            }
+            None => {
+                std::mem::swap(&mut self.state, &mut next);
+                self.next = next;
+                self.load_state(false);
+                if memo.is_full() {
+                    // `at` is forgotten with the rest: only the new state is kept.
+                    memo.clear();
+                    return Ok(self.remember_loaded(memo));
+                }
+                self.remember_loaded(memo)
+            }
+        };
+        memo.insert_step(at, key, to);
+        Ok(to)
+    }
+
+    /// Loads node `at`'s state, unless it is the loaded one.
+    fn load_node(&mut self, memo: &Memo, at: u32) {
+        if self.state.bits[..] != *memo.state(at) {
+            self.state.bits.copy_from_slice(memo.state(at));
+            self.load_state(true);
+        }
+    }
+
+    /// Remembers the loaded state with its legal moves, or its goals if it
+    /// is terminal; returns its node.
+    fn remember_loaded(&mut self, memo: &mut Memo) -> u32 {
+        if self.is_terminal() {
+            let goals = self.goals();
+            memo.insert_terminal(&self.state.bits, goals.as_deref().ok())
+        } else {
+            memo.insert_playing(&self.state.bits, self.legal.iter().map(Vec::as_slice))
+        }
+    }
+
+    /// Whether [`Machine::playout`] may remember the steps it makes (the
+    /// default, where the game allows it; see [`memo`]). Off, every step
+    /// of every playout is evaluated, as `tabula bench --no-memo` does to
+    /// measure the engine alone.
+    pub fn remember_steps(&mut self, on: bool) {
+        self.memo = if on {
+            Remembered::NotYet
+        } else {
+            Remembered::Off
+        };
+    }
+
+    /// Whether the machine's playouts remember their steps now: on until a
+    /// window of steps finds too few remembered (see `memo::Memo::worth_keeping`).
+    pub fn remembers_steps(&self) -> bool {
+        matches!(self.memo, Remembered::On(_))
     }
 
     /// A random joint move for the loaded state.
