@@ -11,13 +11,28 @@
 //! (`tests/memo.rs`). Only the machine's own evaluations fill it, so it is
 //! exact by construction.
 //!
-//! Bounded: once it holds more than [`MEMO_BYTES`] it is emptied and filled
-//! again. A machine keeps it only while enough steps are found in it (see
-//! [`Memo::worth_keeping`]): games whose playouts rarely meet a state twice
-//! stop paying for it after one window of steps.
+//! Bounded: the tables of all machines alive share [`ALL_MEMO_BYTES`], one
+//! table at most [`MEMO_BYTES`]; a table past its share is emptied (its
+//! memory freed) and filled again. A machine keeps its table only while
+//! enough steps are found in it (see [`Memo::worth_keeping`]): games whose
+//! playouts rarely meet a state twice stop paying for it after one window
+//! of steps.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The most bytes one machine's table holds before it is emptied.
 pub const MEMO_BYTES: usize = 16 << 20;
+
+/// The most bytes the tables of all machines alive hold together.
+pub const ALL_MEMO_BYTES: usize = 256 << 20;
+
+/// Tables alive in this process.
+static TABLES: AtomicUsize = AtomicUsize::new(0);
+
+/// One table's share of [`ALL_MEMO_BYTES`] when `tables` are alive.
+fn share(tables: usize) -> usize {
+    (ALL_MEMO_BYTES / tables.max(1)).min(MEMO_BYTES)
+}
 
 /// Steps looked up per window of [`Memo::worth_keeping`].
 const WINDOW: u64 = 1024;
@@ -74,7 +89,8 @@ pub struct Memo {
     missed: u64,
     /// Windows judged so far.
     windows: u32,
-    /// The most bytes it holds before it is emptied ([`MEMO_BYTES`]).
+    /// The most bytes it holds before it is emptied, whatever its share
+    /// ([`MEMO_BYTES`]).
     budget: usize,
 }
 
@@ -88,6 +104,7 @@ impl Memo {
             strides.push(stride);
             stride = stride.checked_mul(count.max(1) as u64)?;
         }
+        TABLES.fetch_add(1, Ordering::Relaxed);
         Some(Memo {
             words,
             roles: move_counts.len(),
@@ -116,26 +133,21 @@ impl Memo {
             + size_of::<Edge>() * self.edges.len()
     }
 
-    /// Whether what the table holds has grown past its budget (then
+    /// Whether the table has grown past its share of the memory (then
     /// [`Memo::clear`]).
     pub fn is_full(&self) -> bool {
-        let held = 8 * self.states.len()
-            + size_of::<Node>() * self.nodes.len()
-            + 4 * (self.bounds.len() + self.moves.len() + self.by_state.len())
-            + size_of::<Option<i64>>() * self.goals.len()
-            + size_of::<Edge>() * self.edges.len();
-        held > self.budget
+        self.bytes() > self.budget.min(share(TABLES.load(Ordering::Relaxed)))
     }
 
-    /// Forgets every state and step, keeping the tables' room.
+    /// Forgets every state and step, and frees their memory.
     pub fn clear(&mut self) {
-        self.states.clear();
-        self.nodes.clear();
-        self.bounds.clear();
-        self.moves.clear();
-        self.goals.clear();
-        self.by_state.fill(NONE);
-        self.edges.fill(NO_EDGE);
+        self.states = Vec::new();
+        self.nodes = Vec::new();
+        self.bounds = Vec::new();
+        self.moves = Vec::new();
+        self.goals = Vec::new();
+        self.by_state = vec![NONE; FIRST_SLOTS];
+        self.edges = vec![NO_EDGE; FIRST_SLOTS];
         self.edge_count = 0;
     }
 
@@ -306,6 +318,12 @@ impl Memo {
     }
 }
 
+impl Drop for Memo {
+    fn drop(&mut self) {
+        TABLES.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
 
 fn mix(h: u64) -> u64 {
@@ -403,6 +421,15 @@ mod tests {
         assert_eq!((n, memo.find(&[9, 9])), (0, Some(0)));
         memo.insert_step(n, 4, n);
         assert_eq!(memo.step(n, 4), Some(n));
+    }
+
+    #[test]
+    fn tables_alive_share_the_memory() {
+        assert_eq!(share(0), MEMO_BYTES);
+        assert_eq!(share(1), MEMO_BYTES);
+        assert_eq!(share(16), MEMO_BYTES);
+        assert_eq!(share(64), 4 << 20);
+        assert_eq!(share(256), 1 << 20);
     }
 
     #[test]
