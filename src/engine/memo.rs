@@ -45,6 +45,8 @@ const FIRST_SLOTS: usize = 1 << 10;
 
 #[derive(Clone, Copy)]
 struct Node {
+    /// The low 32 bits of its state's hash.
+    hash: u32,
     terminal: bool,
     /// A non-terminal node's first entry in `bounds`; a terminal node's
     /// first entry in `goals`, or [`NONE`] when its goals break the rules
@@ -155,14 +157,15 @@ impl Memo {
     /// [`WINDOW`] steps looked up: a step found saves most of an
     /// evaluation, one not found costs a little on top of it. The first
     /// window, which starts from an empty table, must find one step in 32,
-    /// every later one one in 16.
+    /// the second 3 in 32, every later one 4 (one in 8): a table filling up
+    /// must find more.
     pub fn worth_keeping(&mut self) -> bool {
         let looked_up = self.found + self.missed;
         if looked_up < WINDOW {
             return true;
         }
-        let bar = if self.windows == 0 { 32 } else { 16 };
-        let keep = bar * self.found >= looked_up;
+        let bar = [1, 3, 4][self.windows.min(2) as usize];
+        let keep = 32 * self.found >= bar * looked_up;
         self.windows += 1;
         self.found = 0;
         self.missed = 0;
@@ -172,11 +175,14 @@ impl Memo {
     /// The node of a state, if it is known.
     pub fn find(&self, state: &[u64]) -> Option<u32> {
         let mask = self.by_state.len() - 1;
-        let mut i = hash_words(state) as usize & mask;
+        let hash = hash_words(state) as u32;
+        let mut i = hash as usize & mask;
         loop {
             match self.by_state[i] {
                 NONE => return None,
-                n if self.state(n) == state => return Some(n),
+                n if self.nodes[n as usize].hash == hash && self.state(n) == state => {
+                    return Some(n);
+                }
                 _ => i = (i + 1) & mask,
             }
         }
@@ -194,13 +200,7 @@ impl Memo {
             self.moves.extend_from_slice(moves);
             self.bounds.push(self.moves.len() as u32);
         }
-        self.insert(
-            state,
-            Node {
-                terminal: false,
-                at,
-            },
-        )
+        self.insert(state, false, at)
     }
 
     /// Remembers a terminal state with its goals (`None`: they break the
@@ -213,12 +213,13 @@ impl Memo {
             }
             None => NONE,
         };
-        self.insert(state, Node { terminal: true, at })
+        self.insert(state, true, at)
     }
 
-    fn insert(&mut self, state: &[u64], node: Node) -> u32 {
+    fn insert(&mut self, state: &[u64], terminal: bool, at: u32) -> u32 {
         let n = self.nodes.len() as u32;
-        self.nodes.push(node);
+        let hash = hash_words(state) as u32;
+        self.nodes.push(Node { hash, terminal, at });
         self.states.extend_from_slice(state);
         if 2 * self.nodes.len() > self.by_state.len() {
             self.by_state = vec![NONE; 2 * self.by_state.len()];
@@ -232,7 +233,7 @@ impl Memo {
 
     fn place_state(&mut self, n: u32) {
         let mask = self.by_state.len() - 1;
-        let mut i = hash_words(self.state(n)) as usize & mask;
+        let mut i = self.nodes[n as usize].hash as usize & mask;
         while self.by_state[i] != NONE {
             i = (i + 1) & mask;
         }
@@ -451,8 +452,20 @@ mod tests {
         };
         assert!(window(&mut memo, 10, 10), "a window not yet full keeps it");
         assert!(window(&mut memo, 22, 982), "first window: 32 of 1024 found");
-        assert!(window(&mut memo, 64, 960), "later: 64 of 1024");
-        assert!(!window(&mut memo, 63, 961), "later: 63 of 1024");
+        assert!(window(&mut memo, 96, 928), "second: 96 of 1024");
+        assert!(window(&mut memo, 128, 896), "third: 128 of 1024");
+        assert!(window(&mut memo, 128, 896), "fourth: 128 of 1024");
+        assert!(!window(&mut memo, 127, 897), "fifth: 127 of 1024");
+        let mut second = table();
+        let n2 = second.insert_playing(&[0, 0], [&[0][..], &[0][..]].into_iter());
+        second.insert_step(n2, 0, n2);
+        let mut second_window = |found: u64, missed: u64| {
+            (0..found).for_each(|_| assert_eq!(second.step(n2, 0), Some(n2)));
+            (0..missed).for_each(|_| assert_eq!(second.step(n2, 1), None));
+            second.worth_keeping()
+        };
+        assert!(second_window(32, 992));
+        assert!(!second_window(95, 929), "second: 95 of 1024");
         let mut cold = table();
         let n = cold.insert_playing(&[0, 0], [&[0][..], &[0][..]].into_iter());
         cold.insert_step(n, 0, n);
