@@ -122,15 +122,17 @@ pub enum EngineError {
 /// A number drawn uniformly below `total` (positive): drawn as a `u64`
 /// where it fits, so a seed gives the same draws as before weights could
 /// add up past 2^64.
-/// A uniform draw among `legal` (not empty), as [`Machine::random_move`]
-/// makes it where no move is weighted: a player's by `random_range`, the
-/// chance role's below their number; a single move draws nothing.
-fn draw_uniform<R: Rng>(legal: &[u32], chance: bool, rng: &mut R) -> u32 {
-    match legal {
-        [only] => *only,
-        _ if chance => legal[draw_below(legal.len() as u128, rng) as usize],
-        _ => legal[rng.random_range(0..legal.len())],
-    }
+/// A player's draw among two or more legal moves (uniform).
+#[inline(always)]
+fn draw_player<R: Rng>(legal: &[u32], rng: &mut R) -> u32 {
+    legal[rng.random_range(0..legal.len())]
+}
+
+/// The chance role's draw among two or more legal moves none of which is
+/// weighted (every weight 1).
+#[inline(always)]
+fn draw_unweighted<R: Rng>(legal: &[u32], rng: &mut R) -> u32 {
+    legal[draw_below(legal.len() as u128, rng) as usize]
 }
 
 pub fn draw_below<R: Rng>(total: u128, rng: &mut R) -> u128 {
@@ -1161,8 +1163,9 @@ impl<'g> Machine<'g> {
                 state: self.state.clone(),
             }),
             [only] if chance => self.weight(only).map(|_| only),
+            [only] => Ok(only),
             _ if chance => self.draw_chance(legal, rng),
-            _ => Ok(draw_uniform(legal, false, rng)),
+            _ => Ok(draw_player(legal, rng)),
         }
     }
 
@@ -1172,7 +1175,7 @@ impl<'g> Machine<'g> {
     fn draw_chance<R: Rng>(&self, legal: &[u32], rng: &mut R) -> Result<u32, EngineError> {
         if self.rules.is_none() && !legal.iter().any(|&m| self.game.is_weighted(m)) {
             // Every weight is 1: the same draw below as many, without the sums.
-            return Ok(draw_uniform(legal, true, rng));
+            return Ok(draw_unweighted(legal, rng));
         }
         // Each weight is below 2^63, so no sum of them passes u128.
         let mut total = 0u128;
@@ -1304,7 +1307,10 @@ impl<'g> Machine<'g> {
                             state: self.state.clone(),
                         });
                     }
-                    legal => *mv = draw_uniform(legal, Some(r) == chance, rng),
+                    // The draws of `random_move` where no move is weighted.
+                    [only] => *mv = *only,
+                    legal if Some(r) == chance => *mv = draw_unweighted(legal, rng),
+                    legal => *mv = draw_player(legal, rng),
                 }
             }
             let key = memo.joint_key(&self.joint);
