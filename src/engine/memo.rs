@@ -40,8 +40,13 @@ const WINDOW: u64 = 1024;
 /// No node (an empty hash slot, or goals that are not remembered).
 const NONE: u32 = u32::MAX;
 
-/// The first sizes of the two hash tables (powers of two).
-const FIRST_SLOTS: usize = 1 << 10;
+/// The nodes a table has room for at first: about the states of the first
+/// two windows, so that a table dropped by then never grew.
+const FIRST_NODES: usize = 2 * WINDOW as usize;
+
+/// The first sizes of the two hash tables (powers of two, at most half
+/// full).
+const FIRST_SLOTS: usize = 2 * FIRST_NODES;
 
 #[derive(Clone, Copy)]
 struct Node {
@@ -107,7 +112,7 @@ impl Memo {
             stride = stride.checked_mul(count.max(1) as u64)?;
         }
         TABLES.fetch_add(1, Ordering::Relaxed);
-        Some(Memo {
+        let mut memo = Memo {
             words,
             roles: move_counts.len(),
             strides,
@@ -116,14 +121,16 @@ impl Memo {
             bounds: Vec::new(),
             moves: Vec::new(),
             goals: Vec::new(),
-            by_state: vec![NONE; FIRST_SLOTS],
-            edges: vec![NO_EDGE; FIRST_SLOTS],
+            by_state: Vec::new(),
+            edges: Vec::new(),
             edge_count: 0,
             found: 0,
             missed: 0,
             windows: 0,
             budget: MEMO_BYTES,
-        })
+        };
+        memo.clear();
+        Some(memo)
     }
 
     /// The bytes the table has allocated.
@@ -141,12 +148,13 @@ impl Memo {
         self.bytes() > self.budget.min(share(TABLES.load(Ordering::Relaxed)))
     }
 
-    /// Forgets every state and step, and frees their memory.
+    /// Forgets every state and step, and frees their memory but for the
+    /// room of [`FIRST_NODES`].
     pub fn clear(&mut self) {
-        self.states = Vec::new();
-        self.nodes = Vec::new();
-        self.bounds = Vec::new();
-        self.moves = Vec::new();
+        self.states = Vec::with_capacity(self.words * FIRST_NODES);
+        self.nodes = Vec::with_capacity(FIRST_NODES);
+        self.bounds = Vec::with_capacity((self.roles + 1) * FIRST_NODES);
+        self.moves = Vec::with_capacity(self.roles * FIRST_NODES);
         self.goals = Vec::new();
         self.by_state = vec![NONE; FIRST_SLOTS];
         self.edges = vec![NO_EDGE; FIRST_SLOTS];
@@ -405,13 +413,13 @@ mod tests {
     #[test]
     fn a_full_table_is_emptied_and_used_again() {
         let mut memo = table();
-        memo.budget = 64 << 10;
+        memo.budget = 1 << 20;
         let mut i = 0u64;
         while !memo.is_full() {
             memo.insert_playing(&[i, 0], [&[0][..], &[0][..]].into_iter());
             i += 1;
         }
-        assert!(i > 100, "{i} states fill 64 KB");
+        assert!(i > FIRST_NODES as u64, "{i} states fill 1 MB");
         // A full table remembers no more steps.
         memo.insert_step(0, 1, 1);
         assert_eq!(memo.step(0, 1), None);

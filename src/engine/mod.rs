@@ -1213,7 +1213,11 @@ impl<'g> Machine<'g> {
         Ok(())
     }
 
-    /// Plays random moves from `state` to the end (or `max_steps` joint moves).
+    /// Plays random moves from `state` to the end (or `max_steps` joint
+    /// moves). Through the steps earlier playouts remembered, where the
+    /// machine keeps them ([`Machine::remember_steps`]): the same game
+    /// either way, but which state is loaded afterwards is not said (set
+    /// one before asking about a state).
     pub fn playout<R: Rng>(
         &mut self,
         state: &State,
