@@ -147,6 +147,14 @@ const HAS_READERS: u32 = 32;
 /// The flags of a slot whose flip something reads (most `legal` and
 /// `next` slots have none, and their flips stop early).
 const READ: u32 = HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES | HAS_READERS;
+/// [`SlotInfo::flags`]: the slot is the `next` atom of one base fact, and
+/// only that (nothing reads it, it has no moves, it is neither a test nor
+/// in a recursive component). It flips as soon as its support leaves or
+/// reaches zero, not in a settle, since no order of flips can matter to
+/// it; a flip costs two writes, so one that is taken back within the same
+/// settle costs less than marking it would. Its entry's `start` is that
+/// base fact.
+const AT_ONCE: u32 = 64;
 
 impl Values {
     fn new(net: &Net, steps: &[PlanStep]) -> Values {
@@ -405,7 +413,7 @@ impl Propagation {
             .for_each(|&(h, _)| early_heads[h as usize] = true);
         let overwritten = move_dependent(net, &steps, &own_rules, &trigger, &early_heads);
         let values = Values::new(net, &steps);
-        let slot = (0..net.slots)
+        let mut slot = (0..net.slots)
             .map(|s| {
                 let listed = |start: &[u32], flag: u32| match start[s] != start[s + 1] {
                     true => flag,
@@ -426,10 +434,25 @@ impl Propagation {
                         },
                 }
             })
-            .collect();
+            .collect::<Vec<_>>();
         for (s, &t) in values.test_at.iter().enumerate() {
             if t != NO_TEST {
                 component_end[s] = TEST_SLOT;
+            }
+        }
+        for (s, info) in slot.iter_mut().enumerate() {
+            let facts = &next[next_start[s] as usize..next_start[s + 1] as usize];
+            if let ([i], HAS_NEXT) = (facts, info.flags)
+                && owner[s] == u32::MAX
+                && component_end[s] == NOT_COMPONENT
+                && s >= net.first_derived as usize
+            {
+                *info = SlotInfo {
+                    start: *i,
+                    middle: *i,
+                    end: *i,
+                    flags: AT_ONCE | HAS_NEXT,
+                };
             }
         }
         let goal = (net.goal.iter().copied())
@@ -1191,7 +1214,7 @@ impl Counters {
         self.settle(net, prop);
         out.copy_from_slice(&self.next);
         while let Some(head) = self.armed.pop() {
-            self.lose(head);
+            self.lose(prop, head);
         }
         for d in does {
             if self.vals[d as usize] {
@@ -1269,9 +1292,9 @@ impl Counters {
                     let info = prop.rule[prop.guards.member[place] as usize];
                     if self.vals[info.trigger as usize] {
                         if on {
-                            self.gain(info.head)
+                            self.gain(prop, info.head)
                         } else {
-                            self.lose(info.head)
+                            self.lose(prop, info.head)
                         }
                     }
                 }
@@ -1305,31 +1328,51 @@ impl Counters {
             return;
         }
         match now {
-            true => self.gain(info.head),
-            false => self.lose(info.head),
+            true => self.gain(prop, info.head),
+            false => self.lose(prop, info.head),
         }
     }
 
     /// One more rule of `head` holds: the head is marked when its support
     /// leaves zero, the only change a settle can see (the invariant: a
-    /// slot whose value is not `support > 0` is marked).
+    /// slot whose value is not `support > 0` is marked), or flipped at once
+    /// if nothing reads it ([`AT_ONCE`]).
     #[inline]
-    fn gain(&mut self, head: u32) {
+    fn gain(&mut self, prop: &Propagation, head: u32) {
         let support = &mut self.support[head as usize];
         *support += 1;
         if *support == 1 {
+            self.crossed(prop, head);
+        }
+    }
+
+    /// One rule of `head` fewer holds: marked (or flipped) when its support
+    /// reaches zero.
+    #[inline]
+    fn lose(&mut self, prop: &Propagation, head: u32) {
+        let support = &mut self.support[head as usize];
+        *support -= 1;
+        if *support == 0 {
+            self.crossed(prop, head);
+        }
+    }
+
+    /// The support of `head` has just left or reached zero.
+    #[inline]
+    fn crossed(&mut self, prop: &Propagation, head: u32) {
+        let slot = &prop.slot[head as usize];
+        if slot.flags & AT_ONCE != 0 {
+            self.flip_at_once(head, slot.start);
+        } else {
             self.mark(head);
         }
     }
 
-    /// One rule of `head` fewer holds: marked when its support reaches zero.
+    /// Flips an [`AT_ONCE`] slot and its base fact in the next state.
     #[inline]
-    fn lose(&mut self, head: u32) {
-        let support = &mut self.support[head as usize];
-        *support -= 1;
-        if *support == 0 {
-            self.mark(head);
-        }
+    fn flip_at_once(&mut self, s: u32, i: u32) {
+        self.vals[s as usize] = !self.vals[s as usize];
+        self.next[i as usize / 64] ^= 1 << (i % 64);
     }
 
     /// Turns move slot `does` on or off: the rules it triggers whose bodies
@@ -1350,7 +1393,11 @@ impl Counters {
                     && info.head != u32::MAX
                     && literal_holds(&self.vals, info.guard)
                 {
-                    if on { self.gain(head) } else { self.lose(head) }
+                    if on {
+                        self.gain(prop, head)
+                    } else {
+                        self.lose(prop, head)
+                    }
                 }
             }
         }
@@ -1372,7 +1419,7 @@ impl Counters {
             }
             for &(head, rule) in &net.early[i][a as usize..b as usize] {
                 if prop.tracked[head as usize] && holds(net, &self.vals, rule) {
-                    self.gain(head);
+                    self.gain(prop, head);
                     self.armed.push(head);
                 }
             }
@@ -1390,7 +1437,7 @@ impl Counters {
             }
             for &(head, rule) in &net.early[i][a as usize..b as usize] {
                 if prop.tracked[head as usize] && holds(net, &self.vals, rule) {
-                    self.gain(head);
+                    self.gain(prop, head);
                     self.armed.push(head);
                 }
             }
