@@ -25,10 +25,11 @@
 //! Loading and stepping allocate nothing. [`pays_off`] says from the net's
 //! size whether this engine is the faster one for a game.
 
-use super::compile::{BASE0, Net, PlanStep, SLOT_TRUE, SPLIT};
+use super::compile::{BASE0, Net, PlanStep, SLOT_FALSE, SLOT_TRUE, SPLIT};
 use super::fixpoint::Scratch;
 use crate::ground::numbers::{self, Node};
 use crate::syntax::AggOp;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// No recursive component starts at this slot.
 const NOT_COMPONENT: u32 = 0;
@@ -47,6 +48,13 @@ const NO_LITERAL: u32 = u32::MAX;
 const SHARED: u32 = u32::MAX - 1;
 /// A literal read by at least this many tracked rules guards them.
 const GUARD_MIN_RULES: usize = 8;
+/// Products ([`Products`]): a head's rules of one body length are looked
+/// at for one from this many rules, with bodies of at most `PRODUCT_MAX_LITS`
+/// literals.
+const PRODUCT_MIN_RULES: usize = 16;
+const PRODUCT_MAX_LITS: usize = 8;
+/// In [`RuleInfo::head`]: a part of a product, the rest its half.
+const PART: u32 = 1 << 31;
 
 /// The tables propagation reads, built once per game.
 #[derive(Clone, Debug)]
@@ -94,6 +102,8 @@ pub struct Propagation {
     tracked: Vec<bool>,
     /// The numbers: see [`Values`].
     values: Values,
+    /// The rules counted as products of two halves.
+    products: Products,
 }
 
 /// What propagation reads of the numbers computed at play time: the
@@ -263,10 +273,12 @@ impl Running {
 /// What propagation reads of a rule, together in one place.
 #[derive(Clone, Copy, Debug)]
 struct RuleInfo {
-    /// Its head slot (`u32::MAX` for a rule that is not tracked).
+    /// Its head slot (`u32::MAX` for a rule that is not tracked), or for a
+    /// part of a product `PART | half` (see [`Products`]).
     head: u32,
     /// For a move-triggered rule: the slot of its move (`SLOT_TRUE` for a
-    /// rule that reads no move).
+    /// rule that reads no move; `SLOT_FALSE` for a part of a product,
+    /// which supports no head itself).
     trigger: u32,
     /// Its bit in the guard groups' sets (`NO_GROUP` for a rule in no
     /// group; see [`Guards`]) and the group's literal (`SLOT_TRUE` for
@@ -369,6 +381,11 @@ impl Propagation {
         }
         let (rule_start, rules) = grouped(net.slots, &own_rules);
         let (mut head, mut counted, component_reads) = readers(net, &own_rules, &owner);
+        let products = Products::new(net, &own_rules, &owner, &trigger);
+        for &rule in &products.replaced {
+            head[rule as usize] = u32::MAX;
+        }
+        counted.retain(|&rule| head[rule as usize] != u32::MAX);
         let mut read_by = vec![false; net.slots];
         let early = net.early.iter().chain(&net.triggered).flatten();
         for rule in counted.iter().copied().chain(early.map(|&(_, r)| r)) {
@@ -390,8 +407,10 @@ impl Propagation {
             }
         }
         counted.retain(|&rule| head[rule as usize] != u32::MAX);
-        let (fanout_start, fanout) = grouped(2 * net.slots, &counted_reads(net, &counted, &guards));
-        let rule = (0..head.len())
+        let mut reads = counted_reads(net, &counted, &guards);
+        products.reads(&mut reads);
+        let (fanout_start, fanout) = grouped(2 * net.slots, &reads);
+        let mut rule: Vec<RuleInfo> = (0..head.len())
             .map(|r| RuleInfo {
                 head: head[r],
                 trigger: trigger[r],
@@ -402,6 +421,7 @@ impl Propagation {
                 },
             })
             .collect();
+        products.rules(&mut rule);
         let (component_start, components) = grouped(net.slots, &component_reads);
         let (move_start, moves, segments) = legal_moves(net, &deferred, &source);
         let next_pairs: Vec<(u32, u32)> = net.next.to_vec();
@@ -484,6 +504,7 @@ impl Propagation {
             widest,
             tracked,
             values,
+            products,
         }
     }
 
@@ -520,6 +541,202 @@ impl Propagation {
     fn holds(&self, net: &Net, vals: &[bool], rule: u32) -> bool {
         vals[self.rule[rule as usize].trigger as usize] && holds(net, vals, rule)
     }
+}
+
+/// Products: a head's rules that are every pairing of one of a few
+/// *parts* with one of a few others (`open :- cell(A, b), not tried(x, A),
+/// cell(B, b), not tried(o, B)`: 625 rules, two halves of 25 parts) are
+/// counted as the parts, not the rules. A part is a counted rule whose
+/// crossing of zero moves its half's count of parts that hold; a half that
+/// starts or stops holding moves the false count of the product's own rule,
+/// whose two literals are its halves and whose head is the rules'. A flip
+/// then visits the parts that read it, not every rule of the pairing.
+/// Found per head from the bodies alone: rules of one length whose
+/// literals at some positions (the first part) and at the others (the
+/// second) pair every first with every second exactly once.
+#[derive(Clone, Debug, Default)]
+struct Products {
+    /// The number of the first product rule: the net's rules come first.
+    first_rule: u32,
+    /// The net's rules counted as parts instead.
+    replaced: Vec<u32>,
+    /// Per product rule (numbered after the net's rules): its head.
+    head: Vec<u32>,
+    /// Per half (two per product, `2 * p` and `2 * p + 1`), its parts'
+    /// bodies at `lits[part_start[k]..part_start[k + 1]]` for the parts
+    /// `half_start[h]..half_start[h + 1]` (numbered after the product
+    /// rules).
+    half_start: Vec<u32>,
+    part_start: Vec<u32>,
+    lits: Vec<u32>,
+}
+
+impl Products {
+    /// The products among the untriggered rules of each tracked head that
+    /// is in no recursive component and is no `legal` slot.
+    fn new(net: &Net, own_rules: &[(u32, u32)], owner: &[u32], trigger: &[u32]) -> Products {
+        let mut legal = vec![false; net.slots];
+        for mv in net.roles.iter().flat_map(|r| &r.moves) {
+            legal[mv.legal as usize] = true;
+        }
+        let mut by_head: Vec<(u32, usize, u32)> = (own_rules.iter())
+            .filter(|&&(s, r)| {
+                owner[s as usize] == u32::MAX
+                    && !legal[s as usize]
+                    && trigger[r as usize] == SLOT_TRUE
+            })
+            .map(|&(s, r)| (s, body(net, r).len(), r))
+            .filter(|&(_, len, _)| (2..=PRODUCT_MAX_LITS).contains(&len))
+            .collect();
+        by_head.sort_unstable();
+        let mut products = Products {
+            first_rule: net.rule_lits.len() as u32 - 1,
+            half_start: vec![0],
+            part_start: vec![0],
+            ..Products::default()
+        };
+        for group in by_head.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
+            if group.len() < PRODUCT_MIN_RULES {
+                continue;
+            }
+            let rules: Vec<&[u32]> = group.iter().map(|&(_, _, r)| body(net, r)).collect();
+            if let Some(halves) = split_product(&rules) {
+                products.replaced.extend(group.iter().map(|&(_, _, r)| r));
+                products.head.push(group[0].0);
+                for parts in halves {
+                    for part in parts {
+                        products.lits.extend_from_slice(&part);
+                        products.part_start.push(products.lits.len() as u32);
+                    }
+                    products
+                        .half_start
+                        .push(products.part_start.len() as u32 - 1);
+                }
+            }
+        }
+        products
+    }
+
+    /// The (literal, rule) pairs of the parts, for the fan-out.
+    fn reads(&self, reads: &mut Vec<(u32, u32)>) {
+        let first_part = self.first_rule + self.head.len() as u32;
+        for k in 0..self.part_start.len() - 1 {
+            for &l in self.part(k) {
+                reads.push((l, first_part + k as u32));
+            }
+        }
+    }
+
+    /// Appends the product rules' and the parts' entries to `rule`.
+    fn rules(&self, rule: &mut Vec<RuleInfo>) {
+        let plain = |head, trigger| RuleInfo {
+            head,
+            trigger,
+            place: NO_GROUP,
+            guard: SLOT_TRUE << 1,
+        };
+        rule.extend(self.head.iter().map(|&h| plain(h, SLOT_TRUE)));
+        for h in 0..self.half_start.len() - 1 {
+            let parts = self.half_start[h]..self.half_start[h + 1];
+            rule.extend(parts.map(|_| plain(PART | h as u32, SLOT_FALSE)));
+        }
+    }
+
+    /// The counters of the products in `vals`: each part's and product
+    /// rule's false literals, each head's support from its product rules,
+    /// and the returned parts that hold per half.
+    fn load(&self, vals: &[bool], false_lits: &mut [u32], support: &mut [u32]) -> Vec<u32> {
+        let first = self.first_rule as usize;
+        let first_part = first + self.head.len();
+        let mut halves = vec![0; self.half_start.len() - 1];
+        for (h, held) in halves.iter_mut().enumerate() {
+            for k in self.half_start[h] as usize..self.half_start[h + 1] as usize {
+                let f = self
+                    .part(k)
+                    .iter()
+                    .filter(|&&l| !literal_holds(vals, l))
+                    .count();
+                false_lits[first_part + k] = f as u32;
+                *held += (f == 0) as u32;
+            }
+        }
+        for (p, &head) in self.head.iter().enumerate() {
+            let f = (halves[2 * p] == 0) as u32 + (halves[2 * p + 1] == 0) as u32;
+            false_lits[first + p] = f;
+            support[head as usize] += (f == 0) as u32;
+        }
+        halves
+    }
+
+    /// The body of part `k`.
+    fn part(&self, k: usize) -> &[u32] {
+        &self.lits[self.part_start[k] as usize..self.part_start[k + 1] as usize]
+    }
+}
+
+/// The two halves of a product, each as its distinct parts: `rules`
+/// (bodies of one length) are split by positions, those whose literals
+/// pair with the first position's in fewer ways than all (one side) and
+/// the others; `None` unless every part of one side meets every part of
+/// the other in exactly one rule, and each side has two parts or more.
+fn split_product(rules: &[&[u32]]) -> Option<[Vec<Vec<u32>>; 2]> {
+    let len = rules[0].len();
+    let distinct = |positions: &[usize]| {
+        let mut seen: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
+        let ids: Vec<u32> = (rules.iter())
+            .map(|body| {
+                let key: Vec<u32> = positions.iter().map(|&i| body[i]).collect();
+                let next = seen.len() as u32;
+                *seen.entry(key).or_insert(next)
+            })
+            .collect();
+        (seen.len(), ids)
+    };
+    // Positions whose literals pair in fewer ways than all are on one side,
+    // with those of one literal only.
+    let count: Vec<usize> = (0..len).map(|i| distinct(&[i]).0).collect();
+    let linked = |i: usize, j: usize| {
+        let pairs: FxHashSet<(u32, u32)> = rules.iter().map(|body| (body[i], body[j])).collect();
+        pairs.len() < count[i] * count[j]
+    };
+    let mut side: Vec<bool> = count.iter().map(|&n| n == 1).collect();
+    let mut todo = vec![0];
+    side[0] = true;
+    while let Some(i) = todo.pop() {
+        for j in 0..len {
+            if !side[j] && linked(i, j) {
+                side[j] = true;
+                todo.push(j);
+            }
+        }
+    }
+    let first: Vec<usize> = (0..len).filter(|&i| side[i]).collect();
+    let second: Vec<usize> = (0..len).filter(|&i| !side[i]).collect();
+    if second.is_empty() {
+        return None;
+    }
+    let ((a, a_ids), (b, b_ids)) = (distinct(&first), distinct(&second));
+    if a < 2 || b < 2 || a * b != rules.len() {
+        return None;
+    }
+    let mut met = vec![false; a * b];
+    for (&i, &j) in a_ids.iter().zip(&b_ids) {
+        let pair = &mut met[i as usize * b + j as usize];
+        if *pair {
+            return None;
+        }
+        *pair = true;
+    }
+    let parts = |positions: &[usize], ids: &[u32], n: usize| {
+        let mut parts = vec![Vec::new(); n];
+        for (body, &id) in rules.iter().zip(ids) {
+            if parts[id as usize].is_empty() {
+                parts[id as usize] = positions.iter().map(|&i| body[i]).collect();
+            }
+        }
+        parts
+    };
+    Some([parts(&first, &a_ids, a), parts(&second, &b_ids, b)])
 }
 
 /// Guards: a literal shared by many counted rules (`true control(R)` in
@@ -941,6 +1158,8 @@ pub struct Counters {
     armed: Vec<u32>,
     /// The running value of every aggregate node a tracked test reads.
     running: Vec<Running>,
+    /// Per half of a product, its parts that hold (see [`Products`]).
+    halves: Vec<u32>,
 }
 
 /// A copy keeps the room of the scratch lists, so it never allocates
@@ -969,6 +1188,7 @@ impl Clone for Counters {
             next: self.next.clone(),
             armed: with_room(&self.armed),
             running: self.running.clone(),
+            halves: self.halves.clone(),
         }
     }
 }
@@ -999,7 +1219,8 @@ impl Counters {
         let mut false_lits = vec![0; prop.rule.len()];
         let mut support = vec![0; net.slots];
         let mut held = vec![0u64; prop.guards.member.len() / 64];
-        for (rule, info) in prop.rule.iter().enumerate() {
+        let net_rules = prop.products.first_rule as usize;
+        for (rule, info) in prop.rule[..net_rules].iter().enumerate() {
             let head = info.head;
             if head == u32::MAX {
                 continue;
@@ -1015,6 +1236,7 @@ impl Counters {
             }
             support[head as usize] += (f == 0 && prop.armed(&vals, rule as u32)) as u32;
         }
+        let halves = prop.products.load(&vals, &mut false_lits, &mut support);
         for &s in &prop.deferred {
             vals[s as usize] = support[s as usize] > 0;
         }
@@ -1053,6 +1275,7 @@ impl Counters {
             next,
             armed: Vec::with_capacity(net.early.iter().map(Vec::len).sum()),
             running,
+            halves,
         }
     }
 
@@ -1086,6 +1309,7 @@ impl Counters {
             + 4 * self.lists.iter().map(Vec::len).sum::<usize>()
             + 8 * (self.dirty.len() + self.dirty_words.len() + 2 * self.next.len())
             + 32 * self.running.len()
+            + 4 * self.halves.len()
     }
 
     /// Becomes a copy of `from` (counters of the same game), without
@@ -1100,6 +1324,7 @@ impl Counters {
         self.dirty_words.copy_from_slice(&from.dirty_words);
         self.next.copy_from_slice(&from.next);
         self.running.copy_from_slice(&from.running);
+        self.halves.copy_from_slice(&from.halves);
         for (list, from) in self.lists.iter_mut().zip(&from.lists) {
             list.clear();
             list.extend_from_slice(from);
@@ -1325,11 +1550,43 @@ impl Counters {
             }
         }
         if info.trigger != SLOT_TRUE && !self.vals[info.trigger as usize] {
+            if info.head & PART != 0 {
+                self.part_satisfied(prop, info.head & !PART, now);
+            }
             return;
         }
         match now {
             true => self.gain(prop, info.head),
             false => self.lose(prop, info.head),
+        }
+    }
+
+    /// A part of half `h` of a product has just lost its last false
+    /// literal (`now`) or gained its first: the half's count follows, and
+    /// when the half starts or stops holding, its product rule's false
+    /// count and head.
+    #[inline(never)]
+    fn part_satisfied(&mut self, prop: &Propagation, h: u32, now: bool) {
+        let held = &mut self.halves[h as usize];
+        match now {
+            true => *held += 1,
+            false => *held -= 1,
+        }
+        if *held != now as u32 {
+            return;
+        }
+        let rule = prop.products.first_rule + h / 2;
+        let count = &mut self.false_lits[rule as usize];
+        match now {
+            true => *count -= 1,
+            false => *count += 1,
+        }
+        if *count == !now as u32 {
+            let head = prop.rule[rule as usize].head;
+            match now {
+                true => self.gain(prop, head),
+                false => self.lose(prop, head),
+            }
         }
     }
 
