@@ -53,6 +53,16 @@ const GUARD_MIN_RULES: usize = 8;
 /// literals.
 const PRODUCT_MIN_RULES: usize = 16;
 const PRODUCT_MAX_LITS: usize = 8;
+/// The rules of [`AT_ONCE`] heads that read no move take the slower way
+/// (see [`Propagation::aside`]) in a game with a product, or where they
+/// are at least one in this many of the counted rules: where they are
+/// fewer, the flips that a settle would have found unneeded cost more than
+/// the settles saved (Generals, Chaupar, Tablan: 13-19%).
+const ASIDE_SHARE: usize = 5;
+/// A product is counted as its parts when it has at least this many times
+/// as many rules as parts (Chaupar's products of 8 by 4 parts cost more as
+/// parts than as rules).
+const PRODUCT_MIN_RATIO: usize = 4;
 /// In [`RuleInfo::head`]: a part of a product, the rest its half.
 const PART: u32 = 1 << 31;
 
@@ -104,6 +114,10 @@ pub struct Propagation {
     values: Values,
     /// The rules counted as products of two halves.
     products: Products,
+    /// Whether some rule takes the slower way at its crossings (trigger
+    /// `SLOT_FALSE`, see [`RuleInfo`]): the propagation then tests for
+    /// them, otherwise its code has no such test.
+    aside: bool,
 }
 
 /// What propagation reads of the numbers computed at play time: the
@@ -159,11 +173,12 @@ const HAS_READERS: u32 = 32;
 const READ: u32 = HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES | HAS_READERS;
 /// [`SlotInfo::flags`]: the slot is the `next` atom of one base fact, and
 /// only that (nothing reads it, it has no moves, it is neither a test nor
-/// in a recursive component). It flips as soon as its support leaves or
-/// reaches zero, not in a settle, since no order of flips can matter to
-/// it; a flip costs two writes, so one that is taken back within the same
-/// settle costs less than marking it would. Its entry's `start` is that
-/// base fact.
+/// in a recursive component). No order of flips can matter to it, so a
+/// move that makes or takes back a rule of it flips it as soon as its
+/// support leaves or reaches zero, not in a settle (a flip costs two
+/// writes, less than marking and settling it); so do its other rules'
+/// crossings where the game takes the slower way ([`Propagation::aside`]).
+/// Its entry's `start` is that base fact.
 const AT_ONCE: u32 = 64;
 
 impl Values {
@@ -277,8 +292,10 @@ struct RuleInfo {
     /// part of a product `PART | half` (see [`Products`]).
     head: u32,
     /// For a move-triggered rule: the slot of its move (`SLOT_TRUE` for a
-    /// rule that reads no move; `SLOT_FALSE` for a part of a product,
-    /// which supports no head itself).
+    /// rule that reads no move). `SLOT_FALSE` for a rule whose crossing of
+    /// zero takes the slower way (see [`Counters::satisfied_aside`]): a
+    /// part of a product, or a rule reading no move whose head is
+    /// [`AT_ONCE`].
     trigger: u32,
     /// Its bit in the guard groups' sets (`NO_GROUP` for a rule in no
     /// group; see [`Guards`]) and the group's literal (`SLOT_TRUE` for
@@ -475,6 +492,22 @@ impl Propagation {
                 };
             }
         }
+        let at_once = |info: &RuleInfo| {
+            let h = info.head;
+            h != u32::MAX && h & PART == 0 && slot[h as usize].flags & AT_ONCE != 0
+        };
+        let plain_at_once = (rule.iter())
+            .filter(|&info| info.trigger == SLOT_TRUE && at_once(info))
+            .count();
+        let counted_rules = rule.iter().filter(|info| info.head != u32::MAX).count();
+        if !products.head.is_empty() || plain_at_once * ASIDE_SHARE >= counted_rules {
+            for info in rule.iter_mut() {
+                if info.trigger == SLOT_TRUE && at_once(info) {
+                    info.trigger = SLOT_FALSE;
+                }
+            }
+        }
+        let aside = rule.iter().any(|info| info.trigger == SLOT_FALSE);
         let goal = (net.goal.iter().copied())
             .filter(|&step| {
                 step_slots(step).any(|s| !tracked[s as usize] || deferred[s as usize] != NO_LITERAL)
@@ -504,6 +537,7 @@ impl Propagation {
             widest,
             tracked,
             values,
+            aside,
             products,
         }
     }
@@ -534,12 +568,14 @@ impl Propagation {
     #[inline]
     fn armed(&self, vals: &[bool], rule: u32) -> bool {
         let info = &self.rule[rule as usize];
-        vals[info.trigger as usize] && literal_holds(vals, info.guard)
+        (info.trigger == SLOT_FALSE || vals[info.trigger as usize])
+            && literal_holds(vals, info.guard)
     }
 
     /// Whether a rule holds: its body and its move, if any.
     fn holds(&self, net: &Net, vals: &[bool], rule: u32) -> bool {
-        vals[self.rule[rule as usize].trigger as usize] && holds(net, vals, rule)
+        let trigger = self.rule[rule as usize].trigger;
+        (trigger == SLOT_FALSE || vals[trigger as usize]) && holds(net, vals, rule)
     }
 }
 
@@ -600,7 +636,9 @@ impl Products {
                 continue;
             }
             let rules: Vec<&[u32]> = group.iter().map(|&(_, _, r)| body(net, r)).collect();
-            if let Some(halves) = split_product(&rules) {
+            if let Some(halves) = split_product(&rules)
+                .filter(|[a, b]| group.len() >= PRODUCT_MIN_RATIO * (a.len() + b.len()))
+            {
                 products.replaced.extend(group.iter().map(|&(_, _, r)| r));
                 products.head.push(group[0].0);
                 for parts in halves {
@@ -1376,16 +1414,31 @@ impl Counters {
     /// Moves the values to `state`, propagating what changed; then updates
     /// the sorted legal lists.
     pub fn load(&mut self, net: &Net, prop: &Propagation, state: &[u64], legal: &mut [Vec<u32>]) {
+        match prop.aside {
+            true => self.load_with::<true>(net, prop, state, legal),
+            false => self.load_with::<false>(net, prop, state, legal),
+        }
+    }
+
+    /// [`Counters::load`], with or without the rules taking the slower way
+    /// (see [`Propagation::aside`]).
+    fn load_with<const ASIDE: bool>(
+        &mut self,
+        net: &Net,
+        prop: &Propagation,
+        state: &[u64],
+        legal: &mut [Vec<u32>],
+    ) {
         for (w, &word) in state.iter().enumerate() {
             let mut diff = word ^ self.loaded[w];
             self.loaded[w] = word;
             while diff != 0 {
                 let s = BASE0 + (w * 64) as u32 + diff.trailing_zeros();
                 diff &= diff - 1;
-                self.flip(prop, s);
+                self.flip::<ASIDE>(prop, s);
             }
         }
-        self.settle(net, prop);
+        self.settle::<ASIDE>(net, prop);
         for k in 0..self.changed.len() {
             self.sync(prop, self.changed[k]);
         }
@@ -1423,27 +1476,41 @@ impl Counters {
         does: impl Iterator<Item = u32> + Clone,
         out: &mut [u64],
     ) {
+        match prop.aside {
+            true => self.next_with::<true>(net, prop, does, out),
+            false => self.next_with::<false>(net, prop, does, out),
+        }
+    }
+
+    /// [`Counters::next`], with or without the rules taking the slower way.
+    fn next_with<const ASIDE: bool>(
+        &mut self,
+        net: &Net,
+        prop: &Propagation,
+        does: impl Iterator<Item = u32> + Clone,
+        out: &mut [u64],
+    ) {
         // The values the moves change come back by the next settle; only
         // the changes of the state matter to the next load, and the slots
         // of the view that depend on moves are copied at every load.
         let keep = self.changed.len();
         for d in does.clone() {
             if !self.vals[d as usize] {
-                self.flip_move(net, prop, d);
+                self.flip_move::<ASIDE>(net, prop, d);
             }
         }
         // Early rules may read the other roles' moves: all are made first.
         for d in does.clone() {
             self.arm_early(net, prop, d);
         }
-        self.settle(net, prop);
+        self.settle::<ASIDE>(net, prop);
         out.copy_from_slice(&self.next);
         while let Some(head) = self.armed.pop() {
-            self.lose(prop, head);
+            self.support_moved(prop, head, false);
         }
         for d in does {
             if self.vals[d as usize] {
-                self.flip_move(net, prop, d);
+                self.flip_move::<ASIDE>(net, prop, d);
             }
         }
         self.changed.truncate(keep);
@@ -1451,7 +1518,7 @@ impl Counters {
 
     /// Changes the value of slot `s` and tells the rules that read it.
     #[inline]
-    fn flip(&mut self, prop: &Propagation, s: u32) {
+    fn flip<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32) {
         let v = !self.vals[s as usize];
         self.vals[s as usize] = v;
         let slot = prop.slot[s as usize];
@@ -1464,14 +1531,20 @@ impl Counters {
             }
         }
         if slot.flags & READ != 0 {
-            self.flip_fanout(prop, s, slot, v);
+            self.flip_fanout::<ASIDE>(prop, s, slot, v);
         }
     }
 
     /// Tells the rules and components reading slot `s` (whose entry is
     /// `slot`) its new value `v`.
     #[inline]
-    fn flip_fanout(&mut self, prop: &Propagation, s: u32, slot: SlotInfo, v: bool) {
+    fn flip_fanout<const ASIDE: bool>(
+        &mut self,
+        prop: &Propagation,
+        s: u32,
+        slot: SlotInfo,
+        v: bool,
+    ) {
         let readers = &prop.fanout[slot.start as usize..slot.end as usize];
         let (positive, negative) = readers.split_at((slot.middle - slot.start) as usize);
         let (falling, rising) = if v {
@@ -1483,18 +1556,18 @@ impl Counters {
             let count = &mut self.false_lits[rule as usize];
             *count -= 1;
             if *count == 0 {
-                self.satisfied(prop, rule, true);
+                self.satisfied::<ASIDE>(prop, rule, true);
             }
         }
         for &rule in rising {
             let count = &mut self.false_lits[rule as usize];
             *count += 1;
             if *count == 1 {
-                self.satisfied(prop, rule, false);
+                self.satisfied::<ASIDE>(prop, rule, false);
             }
         }
         if slot.flags & (HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES) != 0 {
-            self.flip_rarer(prop, s, v);
+            self.flip_rarer::<ASIDE>(prop, s, v);
         }
     }
 
@@ -1502,7 +1575,7 @@ impl Counters {
     /// groups it switches and the recursive components that read it. Kept
     /// out of line, so that the common flip stays small.
     #[inline(never)]
-    fn flip_rarer(&mut self, prop: &Propagation, s: u32, v: bool) {
+    fn flip_rarer<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32, v: bool) {
         if prop.slot[s as usize].flags & HAS_AGGREGATES != 0 {
             self.update_aggregates(prop, s, v);
         }
@@ -1516,11 +1589,12 @@ impl Counters {
                     bits &= bits - 1;
                     let info = prop.rule[prop.guards.member[place] as usize];
                     if self.vals[info.trigger as usize] {
-                        if on {
-                            self.gain(prop, info.head)
-                        } else {
-                            self.lose(prop, info.head)
+                        match on {
+                            true => self.gain(info.head),
+                            false => self.lose(info.head),
                         }
+                    } else if ASIDE && info.trigger == SLOT_FALSE {
+                        self.satisfied_aside(prop, info.head, on);
                     }
                 }
             }
@@ -1537,7 +1611,7 @@ impl Counters {
     /// A counted rule has just lost its last false literal (`now`) or
     /// gained its first: its guard group's set and its head follow.
     #[inline(always)]
-    fn satisfied(&mut self, prop: &Propagation, rule: u32, now: bool) {
+    fn satisfied<const ASIDE: bool>(&mut self, prop: &Propagation, rule: u32, now: bool) {
         let info = prop.rule[rule as usize];
         if info.place != NO_GROUP {
             let (word, bit) = (info.place as usize / 64, 1 << (info.place % 64));
@@ -1550,14 +1624,26 @@ impl Counters {
             }
         }
         if info.trigger != SLOT_TRUE && !self.vals[info.trigger as usize] {
-            if info.head & PART != 0 {
-                self.part_satisfied(prop, info.head & !PART, now);
+            if ASIDE && info.trigger == SLOT_FALSE {
+                self.satisfied_aside(prop, info.head, now);
             }
             return;
         }
         match now {
-            true => self.gain(prop, info.head),
-            false => self.lose(prop, info.head),
+            true => self.gain(info.head),
+            false => self.lose(info.head),
+        }
+    }
+
+    /// [`Counters::satisfied`] for a rule marked by trigger `SLOT_FALSE`:
+    /// a part of a product (`head` is `PART | half`) or a rule of an
+    /// [`AT_ONCE`] head. Out of line, so that the common crossing stays
+    /// as small as without them.
+    #[inline(never)]
+    fn satisfied_aside(&mut self, prop: &Propagation, head: u32, now: bool) {
+        match head & PART {
+            0 => self.support_moved(prop, head, now),
+            _ => self.part_satisfied(prop, head & !PART, now),
         }
     }
 
@@ -1582,61 +1668,64 @@ impl Counters {
             false => *count += 1,
         }
         if *count == !now as u32 {
-            let head = prop.rule[rule as usize].head;
-            match now {
-                true => self.gain(prop, head),
-                false => self.lose(prop, head),
-            }
+            self.support_moved(prop, prop.rule[rule as usize].head, now);
         }
     }
 
     /// One more rule of `head` holds: the head is marked when its support
     /// leaves zero, the only change a settle can see (the invariant: a
-    /// slot whose value is not `support > 0` is marked), or flipped at once
-    /// if nothing reads it ([`AT_ONCE`]).
+    /// slot whose value is not `support > 0` is marked).
     #[inline]
-    fn gain(&mut self, prop: &Propagation, head: u32) {
+    fn gain(&mut self, head: u32) {
         let support = &mut self.support[head as usize];
         *support += 1;
         if *support == 1 {
-            self.crossed(prop, head);
-        }
-    }
-
-    /// One rule of `head` fewer holds: marked (or flipped) when its support
-    /// reaches zero.
-    #[inline]
-    fn lose(&mut self, prop: &Propagation, head: u32) {
-        let support = &mut self.support[head as usize];
-        *support -= 1;
-        if *support == 0 {
-            self.crossed(prop, head);
-        }
-    }
-
-    /// The support of `head` has just left or reached zero.
-    #[inline]
-    fn crossed(&mut self, prop: &Propagation, head: u32) {
-        let slot = &prop.slot[head as usize];
-        if slot.flags & AT_ONCE != 0 {
-            self.flip_at_once(head, slot.start);
-        } else {
             self.mark(head);
         }
     }
 
-    /// Flips an [`AT_ONCE`] slot and its base fact in the next state.
+    /// One rule of `head` fewer holds: marked when its support reaches zero.
     #[inline]
-    fn flip_at_once(&mut self, s: u32, i: u32) {
-        self.vals[s as usize] = !self.vals[s as usize];
-        self.next[i as usize / 64] ^= 1 << (i % 64);
+    fn lose(&mut self, head: u32) {
+        let support = &mut self.support[head as usize];
+        *support -= 1;
+        if *support == 0 {
+            self.mark(head);
+        }
+    }
+
+    /// [`Counters::gain`] (`now`) or [`Counters::lose`] for a head that may
+    /// be [`AT_ONCE`]: such a head flips as its support leaves or reaches
+    /// zero. (It may also be marked by the plain `gain` and `lose`, when an
+    /// armed triggered rule of it crosses zero: a flip at once keeps a
+    /// difference between its value and its support, and the settle that
+    /// the mark calls for ends it.)
+    #[inline(always)]
+    fn support_moved(&mut self, prop: &Propagation, head: u32, now: bool) {
+        let slot = &prop.slot[head as usize];
+        if slot.flags & AT_ONCE == 0 {
+            match now {
+                true => self.gain(head),
+                false => self.lose(head),
+            }
+            return;
+        }
+        let support = &mut self.support[head as usize];
+        match now {
+            true => *support += 1,
+            false => *support -= 1,
+        }
+        if *support == now as u32 {
+            self.vals[head as usize] = !self.vals[head as usize];
+            self.next[slot.start as usize / 64] ^= 1 << (slot.start % 64);
+        }
     }
 
     /// Turns move slot `does` on or off: the rules it triggers whose bodies
     /// hold gain or lose their head's support. Groups of rules whose shared
     /// state fact is false are skipped whole (the state does not change
     /// while the moves are made).
-    fn flip_move(&mut self, net: &Net, prop: &Propagation, does: u32) {
+    fn flip_move<const ASIDE: bool>(&mut self, net: &Net, prop: &Propagation, does: u32) {
         let on = !self.vals[does as usize];
         self.vals[does as usize] = on;
         let i = (does - net.first_input) as usize;
@@ -1650,15 +1739,11 @@ impl Counters {
                     && info.head != u32::MAX
                     && literal_holds(&self.vals, info.guard)
                 {
-                    if on {
-                        self.gain(prop, head)
-                    } else {
-                        self.lose(prop, head)
-                    }
+                    self.support_moved(prop, head, on);
                 }
             }
         }
-        self.flip_fanout(prop, does, prop.slot[does as usize], on);
+        self.flip_fanout::<ASIDE>(prop, does, prop.slot[does as usize], on);
     }
 
     /// Makes move slot `does`'s early rules whose bodies hold support their
@@ -1676,7 +1761,7 @@ impl Counters {
             }
             for &(head, rule) in &net.early[i][a as usize..b as usize] {
                 if prop.tracked[head as usize] && holds(net, &self.vals, rule) {
-                    self.gain(prop, head);
+                    self.support_moved(prop, head, true);
                     self.armed.push(head);
                 }
             }
@@ -1694,7 +1779,7 @@ impl Counters {
             }
             for &(head, rule) in &net.early[i][a as usize..b as usize] {
                 if prop.tracked[head as usize] && holds(net, &self.vals, rule) {
-                    self.gain(prop, head);
+                    self.support_moved(prop, head, true);
                     self.armed.push(head);
                 }
             }
@@ -1710,14 +1795,14 @@ impl Counters {
 
     /// Settles the dirty slots in slot order: a slot marks only later ones,
     /// so a word once emptied stays empty until the next settle.
-    fn settle(&mut self, net: &Net, prop: &Propagation) {
+    fn settle<const ASIDE: bool>(&mut self, net: &Net, prop: &Propagation) {
         for group in 0..self.dirty_words.len() {
             while self.dirty_words[group] != 0 {
                 let w = group * 64 + self.dirty_words[group].trailing_zeros() as usize;
                 while self.dirty[w] != 0 {
                     let bit = self.dirty[w].trailing_zeros();
                     self.dirty[w] &= !(1 << bit);
-                    self.settle_slot(net, prop, (w * 64) as u32 + bit);
+                    self.settle_slot::<ASIDE>(net, prop, (w * 64) as u32 + bit);
                 }
                 self.dirty_words[group] &= !(1 << (w % 64));
             }
@@ -1727,19 +1812,19 @@ impl Counters {
     /// Settles one dirty slot: flips it if its support (or, for a test,
     /// its comparison) says so, or recomputes the recursive component it
     /// starts.
-    fn settle_slot(&mut self, net: &Net, prop: &Propagation, s: u32) {
+    fn settle_slot<const ASIDE: bool>(&mut self, net: &Net, prop: &Propagation, s: u32) {
         match prop.component_end[s as usize] {
             NOT_COMPONENT => {
                 if (self.support[s as usize] > 0) != self.vals[s as usize] {
-                    self.flip(prop, s);
+                    self.flip::<ASIDE>(prop, s);
                 }
             }
             TEST_SLOT => {
                 if self.test_holds(net, prop.values.test_at[s as usize]) != self.vals[s as usize] {
-                    self.flip(prop, s);
+                    self.flip::<ASIDE>(prop, s);
                 }
             }
-            end => self.recompute(net, prop, s, end),
+            end => self.recompute::<ASIDE>(net, prop, s, end),
         }
     }
 
@@ -1784,7 +1869,7 @@ impl Counters {
     }
 
     /// Recomputes a recursive component and tells what changed.
-    fn recompute(&mut self, net: &Net, prop: &Propagation, a: u32, b: u32) {
+    fn recompute<const ASIDE: bool>(&mut self, net: &Net, prop: &Propagation, a: u32, b: u32) {
         let n = (b - a) as usize;
         self.before[..n].copy_from_slice(&self.vals[a as usize..b as usize]);
         net.recursion
@@ -1794,8 +1879,64 @@ impl Counters {
             if self.vals[s as usize] != self.before[i] {
                 // `flip` negates again: restore the old value first.
                 self.vals[s as usize] = self.before[i];
-                self.flip(prop, s);
+                self.flip::<ASIDE>(prop, s);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_product;
+
+    #[test]
+    fn a_full_pairing_splits_into_its_halves() {
+        // Positions 0 and 2 go together (a cell and its own mark), 1 and 3
+        // too, and position 4 is the same literal in every rule.
+        let mut rules = Vec::new();
+        for a in 0..3 {
+            for b in 0..2 {
+                rules.push(vec![10 + a, 20 + b, 30 + a, 40 + b, 7]);
+            }
+        }
+        let bodies: Vec<&[u32]> = rules.iter().map(Vec::as_slice).collect();
+        let [first, second] = split_product(&bodies).expect("a product");
+        assert_eq!(
+            first,
+            vec![vec![10, 30, 7], vec![11, 31, 7], vec![12, 32, 7]]
+        );
+        assert_eq!(second, vec![vec![20, 40], vec![21, 41]]);
+    }
+
+    #[test]
+    fn a_pairing_with_a_literal_in_both_halves_splits() {
+        // `open :- cell(A), cell(B)` with A = B among the pairs.
+        let rules: Vec<Vec<u32>> = (0..3)
+            .flat_map(|a| (0..3).map(move |b| vec![a, b]))
+            .collect();
+        let bodies: Vec<&[u32]> = rules.iter().map(Vec::as_slice).collect();
+        let [first, second] = split_product(&bodies).expect("a product");
+        assert_eq!(first, vec![vec![0], vec![1], vec![2]]);
+        assert_eq!(second, vec![vec![0], vec![1], vec![2]]);
+    }
+
+    #[test]
+    fn a_pairing_with_a_pair_missing_or_twice_does_not_split() {
+        let mut rules: Vec<Vec<u32>> = (0..3)
+            .flat_map(|a| (0..3).map(move |b| vec![a, 10 + b]))
+            .collect();
+        rules.pop();
+        let bodies: Vec<&[u32]> = rules.iter().map(Vec::as_slice).collect();
+        assert!(split_product(&bodies).is_none());
+        rules.push(vec![0, 10]);
+        let bodies: Vec<&[u32]> = rules.iter().map(Vec::as_slice).collect();
+        assert!(split_product(&bodies).is_none());
+    }
+
+    #[test]
+    fn rules_whose_positions_all_go_together_do_not_split() {
+        let rules: Vec<Vec<u32>> = (0..4).map(|a| vec![a, 10 + a]).collect();
+        let bodies: Vec<&[u32]> = rules.iter().map(Vec::as_slice).collect();
+        assert!(split_product(&bodies).is_none());
     }
 }
