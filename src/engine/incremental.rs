@@ -10,7 +10,10 @@
 //! it keeps the number of false literals, per non-recursive derived slot the
 //! number of rules that hold; a changed slot updates the rules that read it
 //! (fan-out), and slots whose support crosses zero are settled once, in slot
-//! order (which is dependency order). A move gates the rules it triggers,
+//! order (which is dependency order); a `next` slot that nothing reads flips
+//! at once instead (see [`AT_ONCE`]), and a head's rules that pair every part
+//! of two halves are counted as the parts (see [`Products`]). A move gates
+//! the rules it triggers,
 //! and a literal many rules share guards them as a group (see [`Guards`]);
 //! a `legal` slot that nothing reads and whose rules share one guard is
 //! kept without it, and the guard switches the legal list it belongs to
@@ -741,9 +744,9 @@ fn split_product(rules: &[&[u32]]) -> Option<[Vec<Vec<u32>>; 2]> {
     let mut todo = vec![0];
     side[0] = true;
     while let Some(i) = todo.pop() {
-        for j in 0..len {
-            if !side[j] && linked(i, j) {
-                side[j] = true;
+        for (j, joined) in side.iter_mut().enumerate() {
+            if !*joined && linked(i, j) {
+                *joined = true;
                 todo.push(j);
             }
         }
