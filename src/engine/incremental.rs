@@ -10,7 +10,10 @@
 //! it keeps the number of false literals, per non-recursive derived slot the
 //! number of rules that hold; a changed slot updates the rules that read it
 //! (fan-out), and slots whose support crosses zero are settled once, in slot
-//! order (which is dependency order). A move gates the rules it triggers,
+//! order (which is dependency order); a `next` slot that nothing reads flips
+//! at once instead (see [`AT_ONCE`]), and a head's rules that pair every part
+//! of two halves are counted as the parts (see [`Products`]). A move gates
+//! the rules it triggers,
 //! and a literal many rules share guards them as a group (see [`Guards`]);
 //! a `legal` slot that nothing reads and whose rules share one guard is
 //! kept without it, and the guard switches the legal list it belongs to
@@ -25,10 +28,11 @@
 //! Loading and stepping allocate nothing. [`pays_off`] says from the net's
 //! size whether this engine is the faster one for a game.
 
-use super::compile::{BASE0, Net, PlanStep, SLOT_TRUE, SPLIT};
+use super::compile::{BASE0, Net, PlanStep, SLOT_FALSE, SLOT_TRUE, SPLIT};
 use super::fixpoint::Scratch;
 use crate::ground::numbers::{self, Node};
 use crate::syntax::AggOp;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// No recursive component starts at this slot.
 const NOT_COMPONENT: u32 = 0;
@@ -47,6 +51,23 @@ const NO_LITERAL: u32 = u32::MAX;
 const SHARED: u32 = u32::MAX - 1;
 /// A literal read by at least this many tracked rules guards them.
 const GUARD_MIN_RULES: usize = 8;
+/// Products ([`Products`]): a head's rules of one body length are looked
+/// at for one from this many rules, with bodies of at most `PRODUCT_MAX_LITS`
+/// literals.
+const PRODUCT_MIN_RULES: usize = 16;
+const PRODUCT_MAX_LITS: usize = 8;
+/// The rules of [`AT_ONCE`] heads that read no move take the slower way
+/// (see [`Propagation::aside`]) in a game with a product, or where they
+/// are at least one in this many of the counted rules: where they are
+/// fewer, the flips that a settle would have found unneeded cost more than
+/// the settles saved (Generals, Chaupar, Tablan: 13-19%).
+const ASIDE_SHARE: usize = 5;
+/// A product is counted as its parts when it has at least this many times
+/// as many rules as parts (Chaupar's products of 8 by 4 parts cost more as
+/// parts than as rules).
+const PRODUCT_MIN_RATIO: usize = 4;
+/// In [`RuleInfo::head`]: a part of a product, the rest its half.
+const PART: u32 = 1 << 31;
 
 /// The tables propagation reads, built once per game.
 #[derive(Clone, Debug)]
@@ -94,6 +115,12 @@ pub struct Propagation {
     tracked: Vec<bool>,
     /// The numbers: see [`Values`].
     values: Values,
+    /// The rules counted as products of two halves.
+    products: Products,
+    /// Whether some rule takes the slower way at its crossings (trigger
+    /// `SLOT_FALSE`, see [`RuleInfo`]): the propagation then tests for
+    /// them, otherwise its code has no such test.
+    aside: bool,
 }
 
 /// What propagation reads of the numbers computed at play time: the
@@ -147,6 +174,15 @@ const HAS_READERS: u32 = 32;
 /// The flags of a slot whose flip something reads (most `legal` and
 /// `next` slots have none, and their flips stop early).
 const READ: u32 = HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES | HAS_READERS;
+/// [`SlotInfo::flags`]: the slot is the `next` atom of one base fact, and
+/// only that (nothing reads it, it has no moves, it is neither a test nor
+/// in a recursive component). No order of flips can matter to it, so a
+/// move that makes or takes back a rule of it flips it as soon as its
+/// support leaves or reaches zero, not in a settle (a flip costs two
+/// writes, less than marking and settling it); so do its other rules'
+/// crossings where the game takes the slower way ([`Propagation::aside`]).
+/// Its entry's `start` is that base fact.
+const AT_ONCE: u32 = 64;
 
 impl Values {
     fn new(net: &Net, steps: &[PlanStep]) -> Values {
@@ -255,10 +291,14 @@ impl Running {
 /// What propagation reads of a rule, together in one place.
 #[derive(Clone, Copy, Debug)]
 struct RuleInfo {
-    /// Its head slot (`u32::MAX` for a rule that is not tracked).
+    /// Its head slot (`u32::MAX` for a rule that is not tracked), or for a
+    /// part of a product `PART | half` (see [`Products`]).
     head: u32,
     /// For a move-triggered rule: the slot of its move (`SLOT_TRUE` for a
-    /// rule that reads no move).
+    /// rule that reads no move). `SLOT_FALSE` for a rule whose crossing of
+    /// zero takes the slower way (see [`Counters::satisfied_aside`]): a
+    /// part of a product, or a rule reading no move whose head is
+    /// [`AT_ONCE`].
     trigger: u32,
     /// Its bit in the guard groups' sets (`NO_GROUP` for a rule in no
     /// group; see [`Guards`]) and the group's literal (`SLOT_TRUE` for
@@ -361,6 +401,11 @@ impl Propagation {
         }
         let (rule_start, rules) = grouped(net.slots, &own_rules);
         let (mut head, mut counted, component_reads) = readers(net, &own_rules, &owner);
+        let products = Products::new(net, &own_rules, &owner, &trigger);
+        for &rule in &products.replaced {
+            head[rule as usize] = u32::MAX;
+        }
+        counted.retain(|&rule| head[rule as usize] != u32::MAX);
         let mut read_by = vec![false; net.slots];
         let early = net.early.iter().chain(&net.triggered).flatten();
         for rule in counted.iter().copied().chain(early.map(|&(_, r)| r)) {
@@ -382,8 +427,10 @@ impl Propagation {
             }
         }
         counted.retain(|&rule| head[rule as usize] != u32::MAX);
-        let (fanout_start, fanout) = grouped(2 * net.slots, &counted_reads(net, &counted, &guards));
-        let rule = (0..head.len())
+        let mut reads = counted_reads(net, &counted, &guards);
+        products.reads(&mut reads);
+        let (fanout_start, fanout) = grouped(2 * net.slots, &reads);
+        let mut rule: Vec<RuleInfo> = (0..head.len())
             .map(|r| RuleInfo {
                 head: head[r],
                 trigger: trigger[r],
@@ -394,6 +441,7 @@ impl Propagation {
                 },
             })
             .collect();
+        products.rules(&mut rule);
         let (component_start, components) = grouped(net.slots, &component_reads);
         let (move_start, moves, segments) = legal_moves(net, &deferred, &source);
         let next_pairs: Vec<(u32, u32)> = net.next.to_vec();
@@ -405,7 +453,7 @@ impl Propagation {
             .for_each(|&(h, _)| early_heads[h as usize] = true);
         let overwritten = move_dependent(net, &steps, &own_rules, &trigger, &early_heads);
         let values = Values::new(net, &steps);
-        let slot = (0..net.slots)
+        let mut slot = (0..net.slots)
             .map(|s| {
                 let listed = |start: &[u32], flag: u32| match start[s] != start[s + 1] {
                     true => flag,
@@ -426,12 +474,43 @@ impl Propagation {
                         },
                 }
             })
-            .collect();
+            .collect::<Vec<_>>();
         for (s, &t) in values.test_at.iter().enumerate() {
             if t != NO_TEST {
                 component_end[s] = TEST_SLOT;
             }
         }
+        for (s, info) in slot.iter_mut().enumerate() {
+            let facts = &next[next_start[s] as usize..next_start[s + 1] as usize];
+            if let ([i], HAS_NEXT) = (facts, info.flags)
+                && owner[s] == u32::MAX
+                && component_end[s] == NOT_COMPONENT
+                && s >= net.first_derived as usize
+            {
+                *info = SlotInfo {
+                    start: *i,
+                    middle: *i,
+                    end: *i,
+                    flags: AT_ONCE | HAS_NEXT,
+                };
+            }
+        }
+        let at_once = |info: &RuleInfo| {
+            let h = info.head;
+            h != u32::MAX && h & PART == 0 && slot[h as usize].flags & AT_ONCE != 0
+        };
+        let plain_at_once = (rule.iter())
+            .filter(|&info| info.trigger == SLOT_TRUE && at_once(info))
+            .count();
+        let counted_rules = rule.iter().filter(|info| info.head != u32::MAX).count();
+        if !products.head.is_empty() || plain_at_once * ASIDE_SHARE >= counted_rules {
+            for info in rule.iter_mut() {
+                if info.trigger == SLOT_TRUE && at_once(info) {
+                    info.trigger = SLOT_FALSE;
+                }
+            }
+        }
+        let aside = rule.iter().any(|info| info.trigger == SLOT_FALSE);
         let goal = (net.goal.iter().copied())
             .filter(|&step| {
                 step_slots(step).any(|s| !tracked[s as usize] || deferred[s as usize] != NO_LITERAL)
@@ -461,6 +540,8 @@ impl Propagation {
             widest,
             tracked,
             values,
+            aside,
+            products,
         }
     }
 
@@ -490,13 +571,213 @@ impl Propagation {
     #[inline]
     fn armed(&self, vals: &[bool], rule: u32) -> bool {
         let info = &self.rule[rule as usize];
-        vals[info.trigger as usize] && literal_holds(vals, info.guard)
+        (info.trigger == SLOT_FALSE || vals[info.trigger as usize])
+            && literal_holds(vals, info.guard)
     }
 
     /// Whether a rule holds: its body and its move, if any.
     fn holds(&self, net: &Net, vals: &[bool], rule: u32) -> bool {
-        vals[self.rule[rule as usize].trigger as usize] && holds(net, vals, rule)
+        let trigger = self.rule[rule as usize].trigger;
+        (trigger == SLOT_FALSE || vals[trigger as usize]) && holds(net, vals, rule)
     }
+}
+
+/// Products: a head's rules that are every pairing of one of a few
+/// *parts* with one of a few others (`open :- cell(A, b), not tried(x, A),
+/// cell(B, b), not tried(o, B)`: 625 rules, two halves of 25 parts) are
+/// counted as the parts, not the rules. A part is a counted rule whose
+/// crossing of zero moves its half's count of parts that hold; a half that
+/// starts or stops holding moves the false count of the product's own rule,
+/// whose two literals are its halves and whose head is the rules'. A flip
+/// then visits the parts that read it, not every rule of the pairing.
+/// Found per head from the bodies alone: rules of one length whose
+/// literals at some positions (the first part) and at the others (the
+/// second) pair every first with every second exactly once.
+#[derive(Clone, Debug, Default)]
+struct Products {
+    /// The number of the first product rule: the net's rules come first.
+    first_rule: u32,
+    /// The net's rules counted as parts instead.
+    replaced: Vec<u32>,
+    /// Per product rule (numbered after the net's rules): its head.
+    head: Vec<u32>,
+    /// Per half (two per product, `2 * p` and `2 * p + 1`), its parts'
+    /// bodies at `lits[part_start[k]..part_start[k + 1]]` for the parts
+    /// `half_start[h]..half_start[h + 1]` (numbered after the product
+    /// rules).
+    half_start: Vec<u32>,
+    part_start: Vec<u32>,
+    lits: Vec<u32>,
+}
+
+impl Products {
+    /// The products among the untriggered rules of each tracked head that
+    /// is in no recursive component and is no `legal` slot.
+    fn new(net: &Net, own_rules: &[(u32, u32)], owner: &[u32], trigger: &[u32]) -> Products {
+        let mut legal = vec![false; net.slots];
+        for mv in net.roles.iter().flat_map(|r| &r.moves) {
+            legal[mv.legal as usize] = true;
+        }
+        let mut by_head: Vec<(u32, usize, u32)> = (own_rules.iter())
+            .filter(|&&(s, r)| {
+                owner[s as usize] == u32::MAX
+                    && !legal[s as usize]
+                    && trigger[r as usize] == SLOT_TRUE
+            })
+            .map(|&(s, r)| (s, body(net, r).len(), r))
+            .filter(|&(_, len, _)| (2..=PRODUCT_MAX_LITS).contains(&len))
+            .collect();
+        by_head.sort_unstable();
+        let mut products = Products {
+            first_rule: net.rule_lits.len() as u32 - 1,
+            half_start: vec![0],
+            part_start: vec![0],
+            ..Products::default()
+        };
+        for group in by_head.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
+            if group.len() < PRODUCT_MIN_RULES {
+                continue;
+            }
+            let rules: Vec<&[u32]> = group.iter().map(|&(_, _, r)| body(net, r)).collect();
+            if let Some(halves) = split_product(&rules)
+                .filter(|[a, b]| group.len() >= PRODUCT_MIN_RATIO * (a.len() + b.len()))
+            {
+                products.replaced.extend(group.iter().map(|&(_, _, r)| r));
+                products.head.push(group[0].0);
+                for parts in halves {
+                    for part in parts {
+                        products.lits.extend_from_slice(&part);
+                        products.part_start.push(products.lits.len() as u32);
+                    }
+                    products
+                        .half_start
+                        .push(products.part_start.len() as u32 - 1);
+                }
+            }
+        }
+        products
+    }
+
+    /// The (literal, rule) pairs of the parts, for the fan-out.
+    fn reads(&self, reads: &mut Vec<(u32, u32)>) {
+        let first_part = self.first_rule + self.head.len() as u32;
+        for k in 0..self.part_start.len() - 1 {
+            for &l in self.part(k) {
+                reads.push((l, first_part + k as u32));
+            }
+        }
+    }
+
+    /// Appends the product rules' and the parts' entries to `rule`.
+    fn rules(&self, rule: &mut Vec<RuleInfo>) {
+        let plain = |head, trigger| RuleInfo {
+            head,
+            trigger,
+            place: NO_GROUP,
+            guard: SLOT_TRUE << 1,
+        };
+        rule.extend(self.head.iter().map(|&h| plain(h, SLOT_TRUE)));
+        for h in 0..self.half_start.len() - 1 {
+            let parts = self.half_start[h]..self.half_start[h + 1];
+            rule.extend(parts.map(|_| plain(PART | h as u32, SLOT_FALSE)));
+        }
+    }
+
+    /// The counters of the products in `vals`: each part's and product
+    /// rule's false literals, each head's support from its product rules,
+    /// and the returned parts that hold per half.
+    fn load(&self, vals: &[bool], false_lits: &mut [u32], support: &mut [u32]) -> Vec<u32> {
+        let first = self.first_rule as usize;
+        let first_part = first + self.head.len();
+        let mut halves = vec![0; self.half_start.len() - 1];
+        for (h, held) in halves.iter_mut().enumerate() {
+            for k in self.half_start[h] as usize..self.half_start[h + 1] as usize {
+                let f = self
+                    .part(k)
+                    .iter()
+                    .filter(|&&l| !literal_holds(vals, l))
+                    .count();
+                false_lits[first_part + k] = f as u32;
+                *held += (f == 0) as u32;
+            }
+        }
+        for (p, &head) in self.head.iter().enumerate() {
+            let f = (halves[2 * p] == 0) as u32 + (halves[2 * p + 1] == 0) as u32;
+            false_lits[first + p] = f;
+            support[head as usize] += (f == 0) as u32;
+        }
+        halves
+    }
+
+    /// The body of part `k`.
+    fn part(&self, k: usize) -> &[u32] {
+        &self.lits[self.part_start[k] as usize..self.part_start[k + 1] as usize]
+    }
+}
+
+/// The two halves of a product, each as its distinct parts: `rules`
+/// (bodies of one length) are split by positions, those whose literals
+/// pair with the first position's in fewer ways than all (one side) and
+/// the others; `None` unless every part of one side meets every part of
+/// the other in exactly one rule, and each side has two parts or more.
+fn split_product(rules: &[&[u32]]) -> Option<[Vec<Vec<u32>>; 2]> {
+    let len = rules[0].len();
+    let distinct = |positions: &[usize]| {
+        let mut seen: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
+        let ids: Vec<u32> = (rules.iter())
+            .map(|body| {
+                let key: Vec<u32> = positions.iter().map(|&i| body[i]).collect();
+                let next = seen.len() as u32;
+                *seen.entry(key).or_insert(next)
+            })
+            .collect();
+        (seen.len(), ids)
+    };
+    // Positions whose literals pair in fewer ways than all are on one side,
+    // with those of one literal only.
+    let count: Vec<usize> = (0..len).map(|i| distinct(&[i]).0).collect();
+    let linked = |i: usize, j: usize| {
+        let pairs: FxHashSet<(u32, u32)> = rules.iter().map(|body| (body[i], body[j])).collect();
+        pairs.len() < count[i] * count[j]
+    };
+    let mut side: Vec<bool> = count.iter().map(|&n| n == 1).collect();
+    let mut todo = vec![0];
+    side[0] = true;
+    while let Some(i) = todo.pop() {
+        for (j, joined) in side.iter_mut().enumerate() {
+            if !*joined && linked(i, j) {
+                *joined = true;
+                todo.push(j);
+            }
+        }
+    }
+    let first: Vec<usize> = (0..len).filter(|&i| side[i]).collect();
+    let second: Vec<usize> = (0..len).filter(|&i| !side[i]).collect();
+    if second.is_empty() {
+        return None;
+    }
+    let ((a, a_ids), (b, b_ids)) = (distinct(&first), distinct(&second));
+    if a < 2 || b < 2 || a * b != rules.len() {
+        return None;
+    }
+    let mut met = vec![false; a * b];
+    for (&i, &j) in a_ids.iter().zip(&b_ids) {
+        let pair = &mut met[i as usize * b + j as usize];
+        if *pair {
+            return None;
+        }
+        *pair = true;
+    }
+    let parts = |positions: &[usize], ids: &[u32], n: usize| {
+        let mut parts = vec![Vec::new(); n];
+        for (body, &id) in rules.iter().zip(ids) {
+            if parts[id as usize].is_empty() {
+                parts[id as usize] = positions.iter().map(|&i| body[i]).collect();
+            }
+        }
+        parts
+    };
+    Some([parts(&first, &a_ids, a), parts(&second, &b_ids, b)])
 }
 
 /// Guards: a literal shared by many counted rules (`true control(R)` in
@@ -918,6 +1199,8 @@ pub struct Counters {
     armed: Vec<u32>,
     /// The running value of every aggregate node a tracked test reads.
     running: Vec<Running>,
+    /// Per half of a product, its parts that hold (see [`Products`]).
+    halves: Vec<u32>,
 }
 
 /// A copy keeps the room of the scratch lists, so it never allocates
@@ -946,6 +1229,7 @@ impl Clone for Counters {
             next: self.next.clone(),
             armed: with_room(&self.armed),
             running: self.running.clone(),
+            halves: self.halves.clone(),
         }
     }
 }
@@ -976,7 +1260,8 @@ impl Counters {
         let mut false_lits = vec![0; prop.rule.len()];
         let mut support = vec![0; net.slots];
         let mut held = vec![0u64; prop.guards.member.len() / 64];
-        for (rule, info) in prop.rule.iter().enumerate() {
+        let net_rules = prop.products.first_rule as usize;
+        for (rule, info) in prop.rule[..net_rules].iter().enumerate() {
             let head = info.head;
             if head == u32::MAX {
                 continue;
@@ -992,6 +1277,7 @@ impl Counters {
             }
             support[head as usize] += (f == 0 && prop.armed(&vals, rule as u32)) as u32;
         }
+        let halves = prop.products.load(&vals, &mut false_lits, &mut support);
         for &s in &prop.deferred {
             vals[s as usize] = support[s as usize] > 0;
         }
@@ -1030,6 +1316,7 @@ impl Counters {
             next,
             armed: Vec::with_capacity(net.early.iter().map(Vec::len).sum()),
             running,
+            halves,
         }
     }
 
@@ -1063,6 +1350,7 @@ impl Counters {
             + 4 * self.lists.iter().map(Vec::len).sum::<usize>()
             + 8 * (self.dirty.len() + self.dirty_words.len() + 2 * self.next.len())
             + 32 * self.running.len()
+            + 4 * self.halves.len()
     }
 
     /// Becomes a copy of `from` (counters of the same game), without
@@ -1077,6 +1365,7 @@ impl Counters {
         self.dirty_words.copy_from_slice(&from.dirty_words);
         self.next.copy_from_slice(&from.next);
         self.running.copy_from_slice(&from.running);
+        self.halves.copy_from_slice(&from.halves);
         for (list, from) in self.lists.iter_mut().zip(&from.lists) {
             list.clear();
             list.extend_from_slice(from);
@@ -1128,16 +1417,31 @@ impl Counters {
     /// Moves the values to `state`, propagating what changed; then updates
     /// the sorted legal lists.
     pub fn load(&mut self, net: &Net, prop: &Propagation, state: &[u64], legal: &mut [Vec<u32>]) {
+        match prop.aside {
+            true => self.load_with::<true>(net, prop, state, legal),
+            false => self.load_with::<false>(net, prop, state, legal),
+        }
+    }
+
+    /// [`Counters::load`], with or without the rules taking the slower way
+    /// (see [`Propagation::aside`]).
+    fn load_with<const ASIDE: bool>(
+        &mut self,
+        net: &Net,
+        prop: &Propagation,
+        state: &[u64],
+        legal: &mut [Vec<u32>],
+    ) {
         for (w, &word) in state.iter().enumerate() {
             let mut diff = word ^ self.loaded[w];
             self.loaded[w] = word;
             while diff != 0 {
                 let s = BASE0 + (w * 64) as u32 + diff.trailing_zeros();
                 diff &= diff - 1;
-                self.flip(prop, s);
+                self.flip::<ASIDE>(prop, s);
             }
         }
-        self.settle(net, prop);
+        self.settle::<ASIDE>(net, prop);
         for k in 0..self.changed.len() {
             self.sync(prop, self.changed[k]);
         }
@@ -1175,27 +1479,41 @@ impl Counters {
         does: impl Iterator<Item = u32> + Clone,
         out: &mut [u64],
     ) {
+        match prop.aside {
+            true => self.next_with::<true>(net, prop, does, out),
+            false => self.next_with::<false>(net, prop, does, out),
+        }
+    }
+
+    /// [`Counters::next`], with or without the rules taking the slower way.
+    fn next_with<const ASIDE: bool>(
+        &mut self,
+        net: &Net,
+        prop: &Propagation,
+        does: impl Iterator<Item = u32> + Clone,
+        out: &mut [u64],
+    ) {
         // The values the moves change come back by the next settle; only
         // the changes of the state matter to the next load, and the slots
         // of the view that depend on moves are copied at every load.
         let keep = self.changed.len();
         for d in does.clone() {
             if !self.vals[d as usize] {
-                self.flip_move(net, prop, d);
+                self.flip_move::<ASIDE>(net, prop, d);
             }
         }
         // Early rules may read the other roles' moves: all are made first.
         for d in does.clone() {
             self.arm_early(net, prop, d);
         }
-        self.settle(net, prop);
+        self.settle::<ASIDE>(net, prop);
         out.copy_from_slice(&self.next);
         while let Some(head) = self.armed.pop() {
-            self.lose(head);
+            self.support_moved(prop, head, false);
         }
         for d in does {
             if self.vals[d as usize] {
-                self.flip_move(net, prop, d);
+                self.flip_move::<ASIDE>(net, prop, d);
             }
         }
         self.changed.truncate(keep);
@@ -1203,7 +1521,7 @@ impl Counters {
 
     /// Changes the value of slot `s` and tells the rules that read it.
     #[inline]
-    fn flip(&mut self, prop: &Propagation, s: u32) {
+    fn flip<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32) {
         let v = !self.vals[s as usize];
         self.vals[s as usize] = v;
         let slot = prop.slot[s as usize];
@@ -1216,14 +1534,20 @@ impl Counters {
             }
         }
         if slot.flags & READ != 0 {
-            self.flip_fanout(prop, s, slot, v);
+            self.flip_fanout::<ASIDE>(prop, s, slot, v);
         }
     }
 
     /// Tells the rules and components reading slot `s` (whose entry is
     /// `slot`) its new value `v`.
     #[inline]
-    fn flip_fanout(&mut self, prop: &Propagation, s: u32, slot: SlotInfo, v: bool) {
+    fn flip_fanout<const ASIDE: bool>(
+        &mut self,
+        prop: &Propagation,
+        s: u32,
+        slot: SlotInfo,
+        v: bool,
+    ) {
         let readers = &prop.fanout[slot.start as usize..slot.end as usize];
         let (positive, negative) = readers.split_at((slot.middle - slot.start) as usize);
         let (falling, rising) = if v {
@@ -1235,18 +1559,18 @@ impl Counters {
             let count = &mut self.false_lits[rule as usize];
             *count -= 1;
             if *count == 0 {
-                self.satisfied(prop, rule, true);
+                self.satisfied::<ASIDE>(prop, rule, true);
             }
         }
         for &rule in rising {
             let count = &mut self.false_lits[rule as usize];
             *count += 1;
             if *count == 1 {
-                self.satisfied(prop, rule, false);
+                self.satisfied::<ASIDE>(prop, rule, false);
             }
         }
         if slot.flags & (HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES) != 0 {
-            self.flip_rarer(prop, s, v);
+            self.flip_rarer::<ASIDE>(prop, s, v);
         }
     }
 
@@ -1254,7 +1578,7 @@ impl Counters {
     /// groups it switches and the recursive components that read it. Kept
     /// out of line, so that the common flip stays small.
     #[inline(never)]
-    fn flip_rarer(&mut self, prop: &Propagation, s: u32, v: bool) {
+    fn flip_rarer<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32, v: bool) {
         if prop.slot[s as usize].flags & HAS_AGGREGATES != 0 {
             self.update_aggregates(prop, s, v);
         }
@@ -1268,11 +1592,12 @@ impl Counters {
                     bits &= bits - 1;
                     let info = prop.rule[prop.guards.member[place] as usize];
                     if self.vals[info.trigger as usize] {
-                        if on {
-                            self.gain(info.head)
-                        } else {
-                            self.lose(info.head)
+                        match on {
+                            true => self.gain(info.head),
+                            false => self.lose(info.head),
                         }
+                    } else if ASIDE && info.trigger == SLOT_FALSE {
+                        self.satisfied_aside(prop, info.head, on);
                     }
                 }
             }
@@ -1289,7 +1614,7 @@ impl Counters {
     /// A counted rule has just lost its last false literal (`now`) or
     /// gained its first: its guard group's set and its head follow.
     #[inline(always)]
-    fn satisfied(&mut self, prop: &Propagation, rule: u32, now: bool) {
+    fn satisfied<const ASIDE: bool>(&mut self, prop: &Propagation, rule: u32, now: bool) {
         let info = prop.rule[rule as usize];
         if info.place != NO_GROUP {
             let (word, bit) = (info.place as usize / 64, 1 << (info.place % 64));
@@ -1302,11 +1627,51 @@ impl Counters {
             }
         }
         if info.trigger != SLOT_TRUE && !self.vals[info.trigger as usize] {
+            if ASIDE && info.trigger == SLOT_FALSE {
+                self.satisfied_aside(prop, info.head, now);
+            }
             return;
         }
         match now {
             true => self.gain(info.head),
             false => self.lose(info.head),
+        }
+    }
+
+    /// [`Counters::satisfied`] for a rule marked by trigger `SLOT_FALSE`:
+    /// a part of a product (`head` is `PART | half`) or a rule of an
+    /// [`AT_ONCE`] head. Out of line, so that the common crossing stays
+    /// as small as without them.
+    #[inline(never)]
+    fn satisfied_aside(&mut self, prop: &Propagation, head: u32, now: bool) {
+        match head & PART {
+            0 => self.support_moved(prop, head, now),
+            _ => self.part_satisfied(prop, head & !PART, now),
+        }
+    }
+
+    /// A part of half `h` of a product has just lost its last false
+    /// literal (`now`) or gained its first: the half's count follows, and
+    /// when the half starts or stops holding, its product rule's false
+    /// count and head.
+    #[inline(never)]
+    fn part_satisfied(&mut self, prop: &Propagation, h: u32, now: bool) {
+        let held = &mut self.halves[h as usize];
+        match now {
+            true => *held += 1,
+            false => *held -= 1,
+        }
+        if *held != now as u32 {
+            return;
+        }
+        let rule = prop.products.first_rule + h / 2;
+        let count = &mut self.false_lits[rule as usize];
+        match now {
+            true => *count -= 1,
+            false => *count += 1,
+        }
+        if *count == !now as u32 {
+            self.support_moved(prop, prop.rule[rule as usize].head, now);
         }
     }
 
@@ -1332,11 +1697,38 @@ impl Counters {
         }
     }
 
+    /// [`Counters::gain`] (`now`) or [`Counters::lose`] for a head that may
+    /// be [`AT_ONCE`]: such a head flips as its support leaves or reaches
+    /// zero. (It may also be marked by the plain `gain` and `lose`, when an
+    /// armed triggered rule of it crosses zero: a flip at once keeps a
+    /// difference between its value and its support, and the settle that
+    /// the mark calls for ends it.)
+    #[inline(always)]
+    fn support_moved(&mut self, prop: &Propagation, head: u32, now: bool) {
+        let slot = &prop.slot[head as usize];
+        if slot.flags & AT_ONCE == 0 {
+            match now {
+                true => self.gain(head),
+                false => self.lose(head),
+            }
+            return;
+        }
+        let support = &mut self.support[head as usize];
+        match now {
+            true => *support += 1,
+            false => *support -= 1,
+        }
+        if *support == now as u32 {
+            self.vals[head as usize] = !self.vals[head as usize];
+            self.next[slot.start as usize / 64] ^= 1 << (slot.start % 64);
+        }
+    }
+
     /// Turns move slot `does` on or off: the rules it triggers whose bodies
     /// hold gain or lose their head's support. Groups of rules whose shared
     /// state fact is false are skipped whole (the state does not change
     /// while the moves are made).
-    fn flip_move(&mut self, net: &Net, prop: &Propagation, does: u32) {
+    fn flip_move<const ASIDE: bool>(&mut self, net: &Net, prop: &Propagation, does: u32) {
         let on = !self.vals[does as usize];
         self.vals[does as usize] = on;
         let i = (does - net.first_input) as usize;
@@ -1350,11 +1742,11 @@ impl Counters {
                     && info.head != u32::MAX
                     && literal_holds(&self.vals, info.guard)
                 {
-                    if on { self.gain(head) } else { self.lose(head) }
+                    self.support_moved(prop, head, on);
                 }
             }
         }
-        self.flip_fanout(prop, does, prop.slot[does as usize], on);
+        self.flip_fanout::<ASIDE>(prop, does, prop.slot[does as usize], on);
     }
 
     /// Makes move slot `does`'s early rules whose bodies hold support their
@@ -1372,7 +1764,7 @@ impl Counters {
             }
             for &(head, rule) in &net.early[i][a as usize..b as usize] {
                 if prop.tracked[head as usize] && holds(net, &self.vals, rule) {
-                    self.gain(head);
+                    self.support_moved(prop, head, true);
                     self.armed.push(head);
                 }
             }
@@ -1390,7 +1782,7 @@ impl Counters {
             }
             for &(head, rule) in &net.early[i][a as usize..b as usize] {
                 if prop.tracked[head as usize] && holds(net, &self.vals, rule) {
-                    self.gain(head);
+                    self.support_moved(prop, head, true);
                     self.armed.push(head);
                 }
             }
@@ -1406,14 +1798,14 @@ impl Counters {
 
     /// Settles the dirty slots in slot order: a slot marks only later ones,
     /// so a word once emptied stays empty until the next settle.
-    fn settle(&mut self, net: &Net, prop: &Propagation) {
+    fn settle<const ASIDE: bool>(&mut self, net: &Net, prop: &Propagation) {
         for group in 0..self.dirty_words.len() {
             while self.dirty_words[group] != 0 {
                 let w = group * 64 + self.dirty_words[group].trailing_zeros() as usize;
                 while self.dirty[w] != 0 {
                     let bit = self.dirty[w].trailing_zeros();
                     self.dirty[w] &= !(1 << bit);
-                    self.settle_slot(net, prop, (w * 64) as u32 + bit);
+                    self.settle_slot::<ASIDE>(net, prop, (w * 64) as u32 + bit);
                 }
                 self.dirty_words[group] &= !(1 << (w % 64));
             }
@@ -1423,19 +1815,19 @@ impl Counters {
     /// Settles one dirty slot: flips it if its support (or, for a test,
     /// its comparison) says so, or recomputes the recursive component it
     /// starts.
-    fn settle_slot(&mut self, net: &Net, prop: &Propagation, s: u32) {
+    fn settle_slot<const ASIDE: bool>(&mut self, net: &Net, prop: &Propagation, s: u32) {
         match prop.component_end[s as usize] {
             NOT_COMPONENT => {
                 if (self.support[s as usize] > 0) != self.vals[s as usize] {
-                    self.flip(prop, s);
+                    self.flip::<ASIDE>(prop, s);
                 }
             }
             TEST_SLOT => {
                 if self.test_holds(net, prop.values.test_at[s as usize]) != self.vals[s as usize] {
-                    self.flip(prop, s);
+                    self.flip::<ASIDE>(prop, s);
                 }
             }
-            end => self.recompute(net, prop, s, end),
+            end => self.recompute::<ASIDE>(net, prop, s, end),
         }
     }
 
@@ -1480,7 +1872,7 @@ impl Counters {
     }
 
     /// Recomputes a recursive component and tells what changed.
-    fn recompute(&mut self, net: &Net, prop: &Propagation, a: u32, b: u32) {
+    fn recompute<const ASIDE: bool>(&mut self, net: &Net, prop: &Propagation, a: u32, b: u32) {
         let n = (b - a) as usize;
         self.before[..n].copy_from_slice(&self.vals[a as usize..b as usize]);
         net.recursion
@@ -1490,8 +1882,64 @@ impl Counters {
             if self.vals[s as usize] != self.before[i] {
                 // `flip` negates again: restore the old value first.
                 self.vals[s as usize] = self.before[i];
-                self.flip(prop, s);
+                self.flip::<ASIDE>(prop, s);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_product;
+
+    #[test]
+    fn a_full_pairing_splits_into_its_halves() {
+        // Positions 0 and 2 go together (a cell and its own mark), 1 and 3
+        // too, and position 4 is the same literal in every rule.
+        let mut rules = Vec::new();
+        for a in 0..3 {
+            for b in 0..2 {
+                rules.push(vec![10 + a, 20 + b, 30 + a, 40 + b, 7]);
+            }
+        }
+        let bodies: Vec<&[u32]> = rules.iter().map(Vec::as_slice).collect();
+        let [first, second] = split_product(&bodies).expect("a product");
+        assert_eq!(
+            first,
+            vec![vec![10, 30, 7], vec![11, 31, 7], vec![12, 32, 7]]
+        );
+        assert_eq!(second, vec![vec![20, 40], vec![21, 41]]);
+    }
+
+    #[test]
+    fn a_pairing_with_a_literal_in_both_halves_splits() {
+        // `open :- cell(A), cell(B)` with A = B among the pairs.
+        let rules: Vec<Vec<u32>> = (0..3)
+            .flat_map(|a| (0..3).map(move |b| vec![a, b]))
+            .collect();
+        let bodies: Vec<&[u32]> = rules.iter().map(Vec::as_slice).collect();
+        let [first, second] = split_product(&bodies).expect("a product");
+        assert_eq!(first, vec![vec![0], vec![1], vec![2]]);
+        assert_eq!(second, vec![vec![0], vec![1], vec![2]]);
+    }
+
+    #[test]
+    fn a_pairing_with_a_pair_missing_or_twice_does_not_split() {
+        let mut rules: Vec<Vec<u32>> = (0..3)
+            .flat_map(|a| (0..3).map(move |b| vec![a, 10 + b]))
+            .collect();
+        rules.pop();
+        let bodies: Vec<&[u32]> = rules.iter().map(Vec::as_slice).collect();
+        assert!(split_product(&bodies).is_none());
+        rules.push(vec![0, 10]);
+        let bodies: Vec<&[u32]> = rules.iter().map(Vec::as_slice).collect();
+        assert!(split_product(&bodies).is_none());
+    }
+
+    #[test]
+    fn rules_whose_positions_all_go_together_do_not_split() {
+        let rules: Vec<Vec<u32>> = (0..4).map(|a| vec![a, 10 + a]).collect();
+        let bodies: Vec<&[u32]> = rules.iter().map(Vec::as_slice).collect();
+        assert!(split_product(&bodies).is_none());
     }
 }
