@@ -8,6 +8,7 @@
 
 mod common;
 
+use common::{games_in, open_game as open};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::HashMap;
@@ -21,26 +22,6 @@ const PERFT_LEAVES: u128 = 3_000;
 /// Random playouts per game and their step limit.
 const PLAYOUTS: u64 = 3;
 const MAX_STEPS: u32 = 150;
-
-fn open(path: &Path) -> Game {
-    match tabula::load::open(path, None, &Default::default()) {
-        Ok(l) => l.game,
-        Err(f) => panic!("{} does not load: {:?}", path.display(), f.diagnostics),
-    }
-}
-
-fn games_in(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("a directory entry").path())
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|x| x == "kif" || x == "gdl" || x == "rules")
-        })
-        .collect();
-    files.sort();
-    files
-}
 
 /// Both engines of one game.
 fn engines(path: &Path) -> (Game, Game) {

@@ -10,30 +10,11 @@
 
 mod common;
 
+use common::{games_in, open_game as open};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tabula::engine::{End, EngineError, EngineKind, Game, Machine, Playout};
-
-fn open(path: &Path) -> Game {
-    match tabula::load::open(path, None, &Default::default()) {
-        Ok(l) => l.game,
-        Err(f) => panic!("{} does not load: {:?}", path.display(), f.diagnostics),
-    }
-}
-
-fn games_in(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("a directory entry").path())
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|x| x == "kif" || x == "gdl" || x == "rules")
-        })
-        .collect();
-    files.sort();
-    files
-}
 
 /// Playouts of one machine from the initial state, until `steps` joint
 /// moves are played (at least `playouts`), each stopped at `max_steps`.

@@ -9,6 +9,29 @@ use std::path::{Path, PathBuf};
 use tabula::engine::{Game, State};
 use tabula::syntax::{self, SourceMap};
 
+/// Opens a game file with the default engine choice, or fails the test
+/// with the diagnostics.
+pub fn open_game(path: &Path) -> Game {
+    match tabula::load::open(path, None, &Default::default()) {
+        Ok(l) => l.game,
+        Err(f) => panic!("{} does not load: {:?}", path.display(), f.diagnostics),
+    }
+}
+
+/// The game files (`.kif`, `.gdl`, `.rules`) directly in a folder, sorted.
+pub fn games_in(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|x| x == "kif" || x == "gdl" || x == "rules")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
 /// A file or folder of the read-only corpus beside the repository
 /// (`../shared/<rel>`), or `None` when the test needing it is to be skipped.
 ///
