@@ -60,11 +60,11 @@ const PRODUCT_MAX_LITS: usize = 8;
 /// (see [`Propagation::aside`]) in a game with a product, or where they
 /// are at least one in this many of the counted rules: where they are
 /// fewer, the flips that a settle would have found unneeded cost more than
-/// the settles saved (Generals, Chaupar, Tablan: 13-19%).
+/// the settles saved (13-19% more on three shipped dice games).
 const ASIDE_SHARE: usize = 5;
 /// A product is counted as its parts when it has at least this many times
-/// as many rules as parts (Chaupar's products of 8 by 4 parts cost more as
-/// parts than as rules).
+/// as many rules as parts (products of 8 by 4 parts cost more as parts
+/// than as rules).
 const PRODUCT_MIN_RATIO: usize = 4;
 /// In [`RuleInfo::head`]: a part of a product, the rest its half.
 const PART: u32 = 1 << 31;
