@@ -23,7 +23,11 @@ fn native_and_interpreted(path: &Path) -> (Game, Game) {
     let mut native = common::open_game(path);
     native.set_engine(EngineKind::Words);
     assert_eq!(native.engine(), EngineKind::Words, "{}", path.display());
-    assert!(native.runs_native_words(), "{}: no native code", path.display());
+    assert!(
+        native.runs_native_words(),
+        "{}: no native code",
+        path.display()
+    );
     let mut interpreted = native.clone();
     interpreted.set_native_words(false);
     assert!(!interpreted.runs_native_words());
@@ -45,7 +49,11 @@ fn agree(a: &Machine, b: &Machine, at: &str) {
     }
     assert_eq!(a.is_terminal(), b.is_terminal(), "{at}: terminal");
     for role in 0..a.game().role_count() {
-        assert_eq!(a.legal(role), b.legal(role), "{at}: legal moves of role {role}");
+        assert_eq!(
+            a.legal(role),
+            b.legal(role),
+            "{at}: legal moves of role {role}"
+        );
     }
 }
 

@@ -195,9 +195,8 @@ impl Program<'_> {
             let window_inside = |word: u32, shift: u32| {
                 chunks == 0 || inside(u64::from(word) + chunks - 1 + u64::from(shift != 0))
             };
-            let shifts_fit = (gates.iter().chain(windows))
-                .all(|l| l.shift < 64)
-                && op.head_shift < 64;
+            let shifts_fit =
+                (gates.iter().chain(windows)).all(|l| l.shift < 64) && op.head_shift < 64;
             let fits = shifts_fit
                 && gates.iter().all(|g| inside(u64::from(g.word)))
                 && windows.iter().all(|l| window_inside(l.word, l.shift))
@@ -229,7 +228,9 @@ impl Program<'_> {
         let isa = cranelift_native::builder()?.finish(settings::Flags::new(flags))?;
         let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
         let mut signature = module.make_signature();
-        signature.params.push(AbiParam::new(module.target_config().pointer_type()));
+        signature
+            .params
+            .push(AbiParam::new(module.target_config().pointer_type()));
         let mut context = module.make_context();
         let mut builder_context = FunctionBuilderContext::new();
         let mut ids = Vec::with_capacity(ranges.len());
