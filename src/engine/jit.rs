@@ -40,7 +40,8 @@ const OPS_PER_FUNCTION: usize = 256;
 /// The largest program compiled, in [`Op::cost`] units summed over the
 /// requested ranges (about one emitted load and AND each): above it the
 /// engine interprets, so compiling never takes long. The largest shipped
-/// program, Chaupar's, has about 124,000 and compiles in about 0.45 s.
+/// program, Chaupar's, has about 124,000 and compiles in about 0.7 s of
+/// CPU.
 pub const MAX_WORK: u64 = 1 << 18;
 
 /// A compiled function: runs its operations on the bit array at the
