@@ -1,11 +1,12 @@
-//! The word engine's native code against its interpreter: on several
-//! conformance and shipped games, one game compiled to native code and a
-//! copy interpreting the same operations follow the same seeded random
-//! playouts, and after every load and every `next` their bit arrays (the
-//! view, the `after` phase, the `does` bits) are equal word for word, as
-//! are the legal moves, the terminal test and the next state. The
-//! scrambled order of the states visited then makes both load states they
-//! did not compute themselves.
+//! The word engine's native code against its interpreter, and its phases
+//! run whole against the units a change reaches: on several conformance
+//! and shipped games, one game compiled to native code and a copy
+//! interpreting the same operations (or a copy running every phase whole)
+//! follow the same seeded random playouts, and after every load and every
+//! `next` their bit arrays (the view, the `after` phase, the `does` bits)
+//! are equal word for word, as are the legal moves, the terminal test and
+//! the next state. The scrambled order of the states visited then makes
+//! both load states they did not compute themselves.
 
 mod common;
 
@@ -18,11 +19,13 @@ use tabula::engine::{EngineKind, Game, Machine, State};
 const PLAYOUTS: u64 = 4;
 const MAX_STEPS: u32 = 200;
 
-/// The game on the word engine twice: native code, and interpreted.
+/// The game on the word engine twice: native code, and interpreted; both
+/// choosing the units a change reaches.
 fn native_and_interpreted(path: &Path) -> (Game, Game) {
     let mut native = common::open_game(path);
     native.set_engine(EngineKind::Words);
     assert_eq!(native.engine(), EngineKind::Words, "{}", path.display());
+    native.set_words_whole(false);
     assert!(
         native.runs_native_words(),
         "{}: no native code",
@@ -57,8 +60,21 @@ fn agree(a: &Machine, b: &Machine, at: &str) {
     }
 }
 
+/// The game on the word engine twice, with native code: choosing units,
+/// and running every phase whole.
+fn units_and_whole(path: &Path) -> (Game, Game) {
+    let (units, _) = native_and_interpreted(path);
+    let mut whole = units.clone();
+    whole.set_words_whole(true);
+    (units, whole)
+}
+
 fn side_by_side(path: &Path) {
-    let (native, interpreted) = native_and_interpreted(path);
+    both_ways(native_and_interpreted(path), path);
+    both_ways(units_and_whole(path), path);
+}
+
+fn both_ways((native, interpreted): (Game, Game), path: &Path) {
     let (mut a, mut b) = (native.machine(), interpreted.machine());
     let mut visited: Vec<State> = Vec::new();
     let mut steps = 0;

@@ -140,13 +140,14 @@ fn print_summary(path: &Path, loaded: &Loaded, observed: &Observed) {
         game.engine().name(),
         loaded.choice.explain()
     ));
-    if let Some(t) = game.playout_work() {
+    if let Some((t, engine)) = game.playout_work() {
         text.push_str(&format!(
-            "  playout work   {} flips and readers, {} word operations per joint move: \
-             bench and match play on {}\n",
+            "  playout work   {} flips and readers, {} word operations per joint move \
+             ({} run whole): bench and match play on {}\n",
             t.flips,
             t.words,
-            t.engine().name()
+            t.whole,
+            engine.name()
         ));
     }
     // The game's symbols extend the program's, so the ids are the same.

@@ -508,7 +508,13 @@ impl Game {
             match WordProgram::new(&self.net, &self.atoms, &self.terms, &self.symbols) {
                 Ok(mut program) => {
                     // Else the interpreter runs the same operations.
-                    let _ = program.compile_native();
+                    let native = program.compile_native().is_ok();
+                    // Run whole where a trial counts less work that way.
+                    let initial = self.initial();
+                    let whole = native
+                        && trial::run(&self.net, &program, &initial.bits)
+                            .is_some_and(|t| t.runs_whole());
+                    program.run_whole(whole);
                     self.words = Some(Box::new(program));
                 }
                 Err(_) => return,
@@ -543,26 +549,45 @@ impl Game {
         Some((program, trial))
     }
 
-    /// The trial's work per joint move (`check --explain` shows it).
-    pub fn playout_work(&self) -> Option<Trial> {
-        self.playout_trial().map(|(_, trial)| trial)
+    /// The trial, the engine it chooses for playouts and, for the word
+    /// engine, the program made ready: native code where the trial counts
+    /// on it and the host and the program's size allow, run whole where
+    /// that is less work.
+    fn cheaper_playouts(&self) -> Option<(WordProgram, Trial, EngineKind)> {
+        let (mut program, trial) = self.playout_trial()?;
+        let native = trial.engine(true) == EngineKind::Words && program.compile_native().is_ok();
+        program.run_whole(native && trial.runs_whole());
+        Some((program, trial, trial.engine(native)))
+    }
+
+    /// The trial's work per joint move and the engine bench and match play
+    /// on (`check --explain` shows both).
+    pub fn playout_work(&self) -> Option<(Trial, EngineKind)> {
+        self.cheaper_playouts()
+            .map(|(_, trial, engine)| (trial, engine))
     }
 
     /// For a game about to play many playouts on the incremental engine:
     /// moves it to the word engine when the trial predicts that cheaper
     /// (docs/ENGINES.md, "Which engine runs playouts").
     pub fn prefer_cheaper_playouts(&mut self) {
-        let Some((program, trial)) = self.playout_trial() else {
+        let Some((program, _, engine)) = self.cheaper_playouts() else {
             return;
         };
-        if trial.engine() == EngineKind::Words {
-            let mut program = program;
-            // Else the interpreter runs the same operations.
-            let _ = program.compile_native();
+        if engine == EngineKind::Words {
             self.words = Some(Box::new(program));
             self.flat = None;
             self.engine = EngineKind::Words;
             self.initial_counters = None;
+        }
+    }
+
+    /// On the word engine, runs every phase whole (`true`) or only the
+    /// units a change reaches; tests compare the two. Elsewhere it does
+    /// nothing.
+    pub fn set_words_whole(&mut self, whole: bool) {
+        if let Some(program) = self.words.as_deref_mut() {
+            program.run_whole(whole);
         }
     }
 

@@ -26,14 +26,28 @@ const TRIAL_STEPS: u32 = 400;
 /// The longest trial playout: a game that does not end soon is restarted.
 const TRIAL_PLAYOUT: u32 = 200;
 
-/// The word engine plays when its work is less than the incremental
-/// engine's visits over this. Measured (docs/ENGINES.md, "Which engine runs
-/// playouts"), every game whose ratio of the two is below 0.48 ran faster
-/// on the word engine, and the first that ran slower was at 0.56. With the
-/// operations as native code (session 14) a unit of word work costs less,
-/// but that first loser (`tests/games/modulo.rules`) still loses, so the
-/// margin stays.
+/// The word engine, choosing the units a change reaches, plays when its
+/// work is less than the incremental engine's visits over this. Measured
+/// (docs/ENGINES.md, "Which engine runs playouts"), every game whose ratio
+/// of the two is below 0.48 ran faster on the word engine, and the first
+/// that ran slower was at 0.56. With the operations as native code
+/// (session 14) a unit of word work costs less, but that first loser
+/// (`tests/games/modulo.rules`) still loses, so the margin stays.
 const MARGIN: u64 = 2;
+
+/// Run whole with native code (session 14), the word engine plays when its
+/// native work over `NATIVE_SHARE`, plus its other work (the rules filed
+/// under the moves, which it interprets, the copies in and out, the
+/// `legal` words) times `OTHER_WEIGHT`, is less than the incremental
+/// engine's visits: one unit of native work costs about a sixteenth of a
+/// visit, and the other work about one and a half. Fitted on the
+/// conformance, shipped and test games (docs/ENGINES.md, "Session 14: the
+/// phases run whole"): every game it moves plays faster there, and the
+/// games it keeps are within 12% either way but eightPuzzle, whose
+/// thousands of rules filed under a move are interpreted (11 times slower
+/// on words).
+const NATIVE_SHARE: u64 = 16;
+const OTHER_WEIGHT: (u64, u64) = (3, 2);
 
 /// A trial's work per joint move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,15 +55,34 @@ pub struct Trial {
     /// Slots flipped plus the readers they visit on the incremental engine,
     /// and what the moves visit there.
     pub flips: u64,
-    /// The word engine's own work.
+    /// The word engine's own work, choosing the units a change reaches.
     pub words: u64,
+    /// The word engine's work running every phase whole instead, and the
+    /// part of it that is the phases' operations (native code when the
+    /// engine plays).
+    pub whole: u64,
+    pub native: u64,
 }
 
 impl Trial {
+    /// Whether the word engine does less work running every phase whole
+    /// than choosing the units a change reaches.
+    pub fn runs_whole(&self) -> bool {
+        self.whole <= self.words
+    }
+
     /// The engine to play on: the word engine if it is predicted to play
-    /// for clearly fewer instructions than the incremental engine.
-    pub fn engine(&self) -> EngineKind {
-        match self.words.saturating_mul(MARGIN) < self.flips {
+    /// for clearly fewer instructions than the incremental engine, with
+    /// its operations as native code (`native_code`) or interpreted.
+    pub fn engine(&self, native_code: bool) -> EngineKind {
+        let cheaper = match native_code && self.runs_whole() {
+            true => {
+                let other = (self.whole - self.native).saturating_mul(OTHER_WEIGHT.0);
+                self.native / NATIVE_SHARE + other / OTHER_WEIGHT.1 < self.flips
+            }
+            false => self.words.saturating_mul(MARGIN) < self.flips,
+        };
+        match cheaper {
             true => EngineKind::Words,
             false => EngineKind::Incremental,
         }
@@ -99,6 +132,7 @@ pub fn run(net: &Net, program: &WordProgram, initial: &[u64]) -> Option<Trial> {
     program.load_counting(&mut machine, &state, &mut legal);
     let (mut steps, mut length, mut flips, mut move_work) = (0u32, 0u32, 0u64, 0u64);
     let start_work = program.work(&machine);
+    let start_scheduling = program.scheduling_work(&machine);
     let mut before = program.bits(&machine).to_vec();
     // Each flip since `before` visits its slot's readers.
     let mut count_flips = |before: &mut Vec<u64>, after: &[u64]| {
@@ -145,8 +179,13 @@ pub fn run(net: &Net, program: &WordProgram, initial: &[u64]) -> Option<Trial> {
         count_flips(&mut before, program.bits(&machine));
         (steps, length) = (steps + 1, length + 1);
     }
+    let work = program.work(&machine) - start_work;
+    let scheduling = program.scheduling_work(&machine) - start_scheduling;
     Some(Trial {
         flips: (flips + move_work) / u64::from(steps),
-        words: (program.work(&machine) - start_work) / u64::from(steps),
+        words: work / u64::from(steps),
+        // One load and one step per joint move.
+        whole: (work - scheduling) / u64::from(steps) + program.whole_work(),
+        native: program.whole_work(),
     })
 }

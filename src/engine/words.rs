@@ -311,6 +311,9 @@ pub struct WordProgram {
     next: Vec<Transfer>,
     /// The work of running the view, and the `after` phase, whole.
     whole_cost: (u64, u64),
+    /// Whether every load and step runs the phases whole instead of the
+    /// units whose input changed ([`WordProgram::run_whole`]).
+    whole: bool,
     /// The initial state and a machine's bits once it is loaded and its
     /// `after` phase run with no moves (empty while compiling).
     initial: (Vec<u64>, Vec<u64>),
@@ -355,6 +358,10 @@ pub struct WordMachine {
     /// The work done so far: [`Op::cost`] per operation run, plus one per
     /// word copied in or out and per `legal` word read.
     work: u64,
+    /// The part of `work` spent choosing and running units (their
+    /// operations, head words and readers looked at), which a program run
+    /// whole ([`WordProgram::run_whole`]) does not spend.
+    scheduling: u64,
 }
 
 /// The shape of a term: its functors and arities, not its constants.
@@ -982,6 +989,7 @@ impl WordProgram {
             terminal: layout.position[net.terminal as usize],
             next,
             whole_cost: (0, 0),
+            whole: false,
             position: layout.position,
             initial: (Vec::new(), Vec::new()),
             native: None,
@@ -1118,6 +1126,7 @@ impl WordProgram {
             scheduled: vec![0; self.units.units.len().div_ceil(64)],
             saved: vec![0; self.units.widest.max(self.base_clear.len())],
             work: 0,
+            scheduling: 0,
         }
     }
 
@@ -1245,6 +1254,27 @@ impl WordProgram {
         m.work
     }
 
+    /// The part of [`WordProgram::work`] a program run whole would not
+    /// do: choosing and running units.
+    pub fn scheduling_work(&self, m: &WordMachine) -> u64 {
+        m.scheduling
+    }
+
+    /// The work of one load and one step run whole, but for what both ways
+    /// share (copies, `legal` words, the rules filed under the moves).
+    pub fn whole_work(&self) -> u64 {
+        self.whole_cost.0 + self.whole_cost.1
+    }
+
+    /// Runs every load and step whole (`true`): each phase's operations
+    /// one after the other, with no units to choose and no head words to
+    /// compare. With native code that is cheaper for a small program than
+    /// choosing the few units a change reaches; the trial decides
+    /// ([`super::trial::Trial::whole`]). The same bits either way.
+    pub fn run_whole(&mut self, whole: bool) {
+        self.whole = whole;
+    }
+
     /// Marks the units reading any of the `changed` bits of word `w` to run;
     /// returns how many readers of the word it looked at (work).
     #[inline]
@@ -1270,6 +1300,7 @@ impl WordProgram {
             saved,
             cursors,
             work,
+            scheduling,
             ..
         } = m;
         for i in (units.start / 64) as usize..units.end.div_ceil(64) as usize {
@@ -1290,7 +1321,9 @@ impl WordProgram {
                 }
                 self.run_native_or(bits, |n| n.units[u as usize], unit.ops.0, unit.ops.1);
                 if COUNT {
-                    *work += u64::from(unit.cost) + 2 * heads.len() as u64 + cursors.len() as u64;
+                    let cost = u64::from(unit.cost) + 2 * heads.len() as u64 + cursors.len() as u64;
+                    *work += cost;
+                    *scheduling += cost;
                 }
                 for (i, next) in cursors.iter_mut() {
                     let rules = &self.does[*i as usize].1;
@@ -1311,6 +1344,7 @@ impl WordProgram {
                         let looked_at = self.schedule(scheduled, w, changed);
                         if COUNT {
                             *work += looked_at;
+                            *scheduling += looked_at;
                         }
                     }
                 }
@@ -1348,7 +1382,7 @@ impl WordProgram {
             self.legal_into(&m.bits, legal);
             return;
         }
-        let incremental = m.view_loaded && !self.units.units.is_empty();
+        let incremental = !self.whole && m.view_loaded && !self.units.units.is_empty();
         if incremental {
             for (&(w, mask), old) in self.base_clear.iter().zip(m.saved.iter_mut()) {
                 *old = m.bits[w as usize] & mask;
@@ -1383,6 +1417,7 @@ impl WordProgram {
                     let looked_at = self.schedule(&mut m.scheduled, w, changed);
                     if COUNT {
                         m.work += looked_at;
+                        m.scheduling += looked_at;
                     }
                 }
             }
@@ -1458,7 +1493,7 @@ impl WordProgram {
         does: impl Iterator<Item = u32>,
         out: &mut [u64],
     ) {
-        let incremental = m.after_loaded && !self.units.units.is_empty();
+        let incremental = !self.whole && m.after_loaded && !self.units.units.is_empty();
         let WordMachine {
             bits,
             cursors,
@@ -1466,6 +1501,7 @@ impl WordProgram {
             previous,
             scheduled,
             work,
+            scheduling,
             ..
         } = &mut *m;
         std::mem::swap(moves, previous);
@@ -1496,6 +1532,7 @@ impl WordProgram {
                     let looked_at = self.schedule(scheduled, bit / 64, 1 << (bit % 64));
                     if COUNT {
                         *work += looked_at;
+                        *scheduling += looked_at;
                     }
                 }
             }
