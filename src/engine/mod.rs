@@ -408,6 +408,11 @@ impl Game {
     }
 
     /// Whether a `weight` rule names a chance move (as every die's outcome).
+    /// Whether some chance move has a weight (its draw reads the state).
+    fn has_weighted_chance(&self) -> bool {
+        (self.net.random).is_some_and(|r| (0..self.move_count(r) as u32).any(|m| self.is_weighted(m)))
+    }
+
     pub fn is_weighted(&self, mv: u32) -> bool {
         self.net
             .weights
@@ -610,9 +615,7 @@ impl Game {
     /// and may stop at a limit) or a chance move has a weight (its draw
     /// reads the loaded state).
     fn memo(&self) -> Option<Box<Memo>> {
-        let weighted = (self.net.random)
-            .is_some_and(|r| (0..self.move_count(r) as u32).any(|m| self.is_weighted(m)));
-        if self.rules.is_some() || weighted {
+        if self.rules.is_some() || self.has_weighted_chance() {
             return None;
         }
         let counts: Vec<usize> = (0..self.role_count()).map(|r| self.move_count(r)).collect();
@@ -939,10 +942,24 @@ impl<'g> Machine<'g> {
                 .map(|(r, values)| self.one_goal(r, values.into_iter()))
                 .collect();
         }
+        if let Some(program) = self.word_goals() {
+            let wm = self.words.as_ref().expect("a word machine");
+            return (0..self.game.net.roles.len())
+                .map(|r| self.one_goal(r, program.goal_values(wm, r)))
+                .collect();
+        }
         self.evaluate_goal_slots();
         (0..self.game.net.roles.len())
             .map(|r| self.one_goal(r, self.net_goal_values(r)))
             .collect()
+    }
+
+    /// On the word engine, where it computes the goals: the program, once
+    /// it has computed the loaded state's goal slots in its bits.
+    fn word_goals(&mut self) -> Option<&'g WordProgram> {
+        let program = self.game.words.as_deref().filter(|p| p.reads_goals())?;
+        program.run_goals(self.words.as_mut()?);
+        Some(program)
     }
 
     /// Role `r`'s goal from the values it has: `None` for the chance role
@@ -999,6 +1016,12 @@ impl<'g> Machine<'g> {
                 message,
                 state: self.state.clone(),
             });
+        }
+        if let Some(program) = self.word_goals() {
+            let wm = self.words.as_ref().expect("a word machine");
+            return Ok((0..self.game.net.roles.len())
+                .map(|r| program.goal_values(wm, r).collect())
+                .collect());
         }
         self.evaluate_goal_slots();
         Ok((0..self.game.net.roles.len())
@@ -1236,6 +1259,11 @@ impl<'g> Machine<'g> {
             }
             return played;
         }
+        if let Some(program) = self.game.words.as_deref()
+            && !self.game.has_weighted_chance()
+        {
+            return self.playout_words(program, state, rng, max_steps);
+        }
         self.set_state(state);
         let mut length = 0;
         while !self.is_terminal() {
@@ -1262,6 +1290,53 @@ impl<'g> Machine<'g> {
         let end = match self.goals() {
             Ok(goals) => End::Goals(goals),
             Err(e) => End::BadGoals(e),
+        };
+        Ok(Playout { length, end })
+    }
+
+    /// [`Machine::playout`] on the word engine, for a game whose chance
+    /// moves have no weight: each next state is loaded from the word
+    /// machine's own `next` slots without being copied out, and the state
+    /// is read back from the bits only where it is needed (at the end, and
+    /// before an error that names it).
+    fn playout_words<R: Rng>(
+        &mut self,
+        program: &'g WordProgram,
+        state: &State,
+        rng: &mut R,
+        max_steps: u32,
+    ) -> Result<Playout, EngineError> {
+        self.set_state(state);
+        let net = &self.game.net;
+        let mut length = 0;
+        let unfinished = loop {
+            let wm = self.words.as_mut().expect("a word machine");
+            if program.is_terminal(wm) {
+                break false;
+            }
+            if length == max_steps {
+                break true;
+            }
+            if self.legal.iter().any(Vec::is_empty) {
+                // The error names the loaded state.
+                program.state_into(wm, &mut self.state.bits);
+            }
+            self.pick_random(rng)?;
+            let wm = self.words.as_mut().expect("a word machine");
+            let does = (self.joint.iter().enumerate())
+                .map(|(r, &m)| net.roles[r].moves[m as usize].does);
+            program.step(wm, does);
+            program.advance(wm, &mut self.legal);
+            length += 1;
+        };
+        let wm = self.words.as_ref().expect("a word machine");
+        program.state_into(wm, &mut self.state.bits);
+        let end = match unfinished {
+            true => End::Unfinished,
+            false => match self.goals() {
+                Ok(goals) => End::Goals(goals),
+                Err(e) => End::BadGoals(e),
+            },
         };
         Ok(Playout { length, end })
     }

@@ -45,7 +45,7 @@
 //! components or numbers computed at play time are not taken (their plans
 //! have steps other than single slots).
 
-use super::compile::{BASE0, Net, PlanStep, SLOT_FALSE, SLOT_TRUE};
+use super::compile::{BASE0, GoalValue, Net, PlanStep, SLOT_FALSE, SLOT_TRUE};
 use crate::ground::{GTerm, GroundAtom, TermId, TermTable};
 use crate::syntax::Symbols;
 use indexmap::IndexMap;
@@ -247,6 +247,15 @@ struct RoleLegal {
     unsorted: bool,
 }
 
+/// The goals as word operations: the goal plan's slots outside the view
+/// (a phase run whole when goals are asked), and every role's goal slots as
+/// (bit, value), in the net's order.
+#[derive(Clone, Debug)]
+struct Goals {
+    phase: Phase,
+    roles: Vec<Vec<(u32, i64)>>,
+}
+
 /// One move's triggered rules: (level, unit, start, end) ranges of `ops`,
 /// in unit order (so in level order too).
 type Triggered = Vec<(u32, u32, u32, u32)>;
@@ -307,6 +316,8 @@ pub struct WordProgram {
     terminal: u32,
     /// Copies of the `next` slots into the next state (by state word).
     next: Vec<Transfer>,
+    /// The goals read from the bits, where the program computes them.
+    goals: Option<Goals>,
     /// The work of running the view, and the `after` phase, whole.
     whole_cost: (u64, u64),
     /// The initial state and a machine's bits once it is loaded and its
@@ -604,6 +615,118 @@ impl Emitter<'_> {
         }
     }
 
+    /// Compiles the rules of a phase's derived `slots` level by level, the
+    /// instances of one rule as written making one family, and places the
+    /// slots no rule computes.
+    fn phase(
+        &mut self,
+        net: &Net,
+        slots: &[u32],
+        level: &[u32],
+        shape: &[u32],
+    ) -> Result<Phase, &'static str> {
+        let top = slots.iter().map(|&s| level[s as usize]).max().unwrap_or(0);
+        let mut levels = Vec::with_capacity(top as usize);
+        for l in 1..=top {
+            let start = self.ops.len() as u32;
+            let mut families: IndexMap<Vec<u32>, Vec<Instance>, FxBuildHasher> =
+                IndexMap::default();
+            for &s in slots.iter().filter(|&&s| level[s as usize] == l) {
+                for r in slot_rules(net, s) {
+                    let lits = rule_body(net, r);
+                    let mut key = vec![shape[s as usize]];
+                    key.extend(
+                        lits.iter()
+                            .map(|&l| shape[(l >> 1) as usize] << 1 | (l & 1)),
+                    );
+                    families
+                        .entry(key)
+                        .or_default()
+                        .push(Instance { head: s, lits });
+                }
+            }
+            for family in families.values() {
+                self.family(family)?;
+            }
+            for &s in slots.iter().filter(|&&s| level[s as usize] == l) {
+                if self.layout.position[s as usize] == UNPLACED {
+                    self.layout.place_slot(s)?;
+                }
+            }
+            levels.push((start, self.ops.len() as u32));
+        }
+        let clear = word_masks(slots.iter().map(|&s| self.layout.position[s as usize]));
+        Ok(Phase { clear, levels })
+    }
+
+    /// The goals read from the bits: the goal plan's slots outside the
+    /// view (`in_view`) compiled as a phase of their own, after every other
+    /// operation. `None`, leaving the program as it was, where that cannot
+    /// be: a goal value computed at play time, a goal plan with steps
+    /// other than single slots, a goal slot the `after` phase computes too
+    /// (its bits must keep the next state's value), a rule filed under a
+    /// move, or an array grown too large.
+    fn goals(
+        &mut self,
+        net: &Net,
+        in_view: &[bool],
+        level: &[u32],
+        shape: &[u32],
+    ) -> Option<Goals> {
+        let written = (net.roles.iter().flat_map(|r| &r.goals))
+            .all(|g| matches!(g.1, GoalValue::Const(_)));
+        let plan = single_slots(&net.goal).ok().filter(|_| written)?;
+        let own: Vec<u32> = (plan.into_iter())
+            .filter(|&s| !in_view[s as usize])
+            .collect();
+        let mut is_own = vec![false; net.slots];
+        own.iter().for_each(|&s| is_own[s as usize] = true);
+        let filed_under_moves = (net.early.iter().chain(&net.triggered))
+            .flatten()
+            .any(|&(head, _)| is_own[head as usize]);
+        let placed = |s: u32| self.layout.position[s as usize] != UNPLACED;
+        let reads_unplaced = (own.iter().flat_map(|&s| slot_rules(net, s)))
+            .flat_map(|r| rule_body(net, r))
+            .any(|&l| !placed(l >> 1) && !is_own[(l >> 1) as usize]);
+        if filed_under_moves || reads_unplaced || own.iter().any(|&s| placed(s)) {
+            return None;
+        }
+        let before = (
+            self.ops.len(),
+            self.lits.len(),
+            self.masks.len(),
+            self.reach,
+            self.layout.taken.len(),
+        );
+        let phase = self.phase(net, &own, level, shape);
+        let position = &self.layout.position;
+        let bit = |s: u32| Some(position[s as usize]).filter(|&b| b != UNPLACED);
+        let roles: Option<Vec<Vec<(u32, i64)>>> = (net.roles.iter())
+            .map(|role| {
+                (role.goals.iter())
+                    .map(|&(s, value)| match value {
+                        GoalValue::Const(n) => Some((bit(s)?, n)),
+                        GoalValue::Computed(_) => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        match (phase, roles) {
+            (Ok(phase), Some(roles)) => Some(Goals { phase, roles }),
+            _ => {
+                // Back to the program without the goal phase.
+                self.ops.truncate(before.0);
+                self.lits.truncate(before.1);
+                self.masks.truncate(before.2);
+                self.reach = before.3;
+                self.layout.taken.truncate(before.4);
+                own.iter()
+                    .for_each(|&s| self.layout.position[s as usize] = UNPLACED);
+                None
+            }
+        }
+    }
+
     /// Compiles one family: groups its instances by where their literals
     /// lie from the anchor, places unplaced heads mirroring the anchor (one
     /// region per group), then emits one operation per run of instances
@@ -762,6 +885,17 @@ fn transfers(pairs: impl Iterator<Item = (u32, u32)>) -> Vec<Transfer> {
     out
 }
 
+/// The rules of derived slot `s`.
+fn slot_rules(net: &Net, s: u32) -> std::ops::Range<u32> {
+    let d = (s - net.first_derived) as usize;
+    net.slot_rules[d]..net.slot_rules[d + 1]
+}
+
+/// The literals of a rule (`slot << 1 | negated`).
+fn rule_body(net: &Net, rule: u32) -> &[u32] {
+    &net.lits[net.rule_lits[rule as usize] as usize..net.rule_lits[rule as usize + 1] as usize]
+}
+
 /// The slots of a plan, or why the word engine does not take it.
 fn single_slots(plan: &[PlanStep]) -> Result<Vec<u32>, &'static str> {
     plan.iter()
@@ -801,14 +935,8 @@ impl WordProgram {
                 triggered_of[head as usize].push((i as u32, rule));
             }
         }
-        let rules_of = |s: u32| {
-            let d = (s - net.first_derived) as usize;
-            net.slot_rules[d]..net.slot_rules[d + 1]
-        };
-        let body = |rule: u32| {
-            &net.lits
-                [net.rule_lits[rule as usize] as usize..net.rule_lits[rule as usize + 1] as usize]
-        };
+        let rules_of = |s: u32| slot_rules(net, s);
+        let body = |rule: u32| rule_body(net, rule);
         // Levels: one more than the highest slot a rule of the slot reads.
         let mut level = vec![0u32; net.slots];
         for s in net.first_derived..net.slots as u32 {
@@ -825,38 +953,7 @@ impl WordProgram {
         };
         let mut phases = Vec::new();
         for slots in [&view, &after] {
-            let top = slots.iter().map(|&s| level[s as usize]).max().unwrap_or(0);
-            let mut levels = Vec::with_capacity(top as usize);
-            for l in 1..=top {
-                let start = emitter.ops.len() as u32;
-                let mut families: IndexMap<Vec<u32>, Vec<Instance>, FxBuildHasher> =
-                    IndexMap::default();
-                for &s in slots.iter().filter(|&&s| level[s as usize] == l) {
-                    for r in rules_of(s) {
-                        let lits = body(r);
-                        let mut key = vec![shape[s as usize]];
-                        key.extend(
-                            lits.iter()
-                                .map(|&l| shape[(l >> 1) as usize] << 1 | (l & 1)),
-                        );
-                        families
-                            .entry(key)
-                            .or_default()
-                            .push(Instance { head: s, lits });
-                    }
-                }
-                for family in families.values() {
-                    emitter.family(family)?;
-                }
-                for &s in slots.iter().filter(|&&s| level[s as usize] == l) {
-                    if emitter.layout.position[s as usize] == UNPLACED {
-                        emitter.layout.place_slot(s)?;
-                    }
-                }
-                levels.push((start, emitter.ops.len() as u32));
-            }
-            let clear = word_masks(slots.iter().map(|&s| emitter.layout.position[s as usize]));
-            phases.push(Phase { clear, levels });
+            phases.push(emitter.phase(net, slots, &level, &shape)?);
         }
         // The rules filed under each move, packed as the phases' are (one
         // move's rules differ only by the cells they read, as the phases'
@@ -893,6 +990,11 @@ impl WordProgram {
             let slot = net.first_input + i as u32;
             does.push((emitter.layout.position[slot as usize], ranges));
         }
+        // Goals from the bits, compiled last so that the other phases'
+        // layout does not depend on them.
+        let mut in_view = vec![false; net.slots];
+        view.iter().for_each(|&s| in_view[s as usize] = true);
+        let goals = emitter.goals(net, &in_view, &level, &shape);
         let Emitter {
             mut ops,
             lits,
@@ -964,6 +1066,7 @@ impl WordProgram {
             legal,
             terminal: layout.position[net.terminal as usize],
             next,
+            goals,
             whole_cost: (0, 0),
             position: layout.position,
             initial: (Vec::new(), Vec::new()),
@@ -1254,23 +1357,40 @@ impl WordProgram {
     /// units whose input changed, once a view is loaded), then every role's
     /// legal moves (in move order).
     pub fn load(&self, m: &mut WordMachine, state: &[u64], legal: &mut [Vec<u32>]) {
-        self.load_with::<false>(m, state, legal);
+        self.load_with::<false>(m, Some(state), legal);
+    }
+
+    /// Loads the state the last [`WordProgram::step`] computed, from its
+    /// `next` slots inside the array (the state itself was never copied
+    /// out: [`WordProgram::state_into`] gives it once loaded).
+    pub fn advance(&self, m: &mut WordMachine, legal: &mut [Vec<u32>]) {
+        debug_assert!(m.next_held, "advance follows a step");
+        self.load_with::<false>(m, None, legal);
+    }
+
+    /// The loaded state's words, read from its base slots.
+    pub fn state_into(&self, m: &WordMachine, out: &mut [u64]) {
+        copy_out(&m.bits, &self.load, out);
     }
 
     /// [`WordProgram::load`], adding its work to the machine's count
     /// ([`WordProgram::work`]).
     pub fn load_counting(&self, m: &mut WordMachine, state: &[u64], legal: &mut [Vec<u32>]) {
-        self.load_with::<true>(m, state, legal);
+        self.load_with::<true>(m, Some(state), legal);
     }
 
+    /// Loads `state`, or with `None` the state the machine's `next` slots
+    /// hold (the last step's).
     fn load_with<const COUNT: bool>(
         &self,
         m: &mut WordMachine,
-        state: &[u64],
+        state: Option<&[u64]>,
         legal: &mut [Vec<u32>],
     ) {
-        let own = std::mem::take(&mut m.next_held) && m.last_next[..] == *state;
-        if !own && !self.units.units.is_empty() && self.initial.0[..] == *state {
+        let held = std::mem::take(&mut m.next_held);
+        let own = held && state.is_none_or(|state| m.last_next[..] == *state);
+        let restart = state.filter(|state| self.initial.0[..] == **state);
+        if !own && !self.units.units.is_empty() && restart.is_some() {
             // Back to the start (a new playout): the bits of the start.
             m.bits.copy_from_slice(&self.initial.1);
             m.scheduled.iter_mut().for_each(|w| *w = 0);
@@ -1303,10 +1423,9 @@ impl WordProgram {
         if COUNT {
             m.work += copies.len() as u64;
         }
-        if own {
-            apply(bits, copies, |bits, w| bits[w]);
-        } else {
-            apply(bits, copies, |_, w| state[w]);
+        match state {
+            Some(state) if !own => apply(bits, copies, |_, w| state[w]),
+            _ => apply(bits, copies, |bits, w| bits[w]),
         }
         if incremental {
             for (&(w, mask), &old) in self.base_clear.iter().zip(m.saved.iter()) {
@@ -1370,7 +1489,13 @@ impl WordProgram {
     /// input changed (the state loaded since, or the moves, whose rules are
     /// run by their units).
     pub fn next(&self, m: &mut WordMachine, does: impl Iterator<Item = u32>, out: &mut [u64]) {
-        self.next_with::<false>(m, does, out);
+        self.next_with::<false>(m, does, Some(out));
+    }
+
+    /// [`WordProgram::next`] without copying the next state out: only
+    /// [`WordProgram::advance`] reads it, from the array.
+    pub fn step(&self, m: &mut WordMachine, does: impl Iterator<Item = u32>) {
+        self.next_with::<false>(m, does, None);
     }
 
     /// [`WordProgram::next`], adding its work to the machine's count
@@ -1381,14 +1506,14 @@ impl WordProgram {
         does: impl Iterator<Item = u32>,
         out: &mut [u64],
     ) {
-        self.next_with::<true>(m, does, out);
+        self.next_with::<true>(m, does, Some(out));
     }
 
     fn next_with<const COUNT: bool>(
         &self,
         m: &mut WordMachine,
         does: impl Iterator<Item = u32>,
-        out: &mut [u64],
+        out: Option<&mut [u64]>,
     ) {
         let incremental = m.after_loaded && !self.units.units.is_empty();
         let WordMachine {
@@ -1460,14 +1585,49 @@ impl WordProgram {
         if COUNT {
             m.work += self.next.len() as u64;
         }
-        let bits = &m.bits;
-        out.iter_mut().for_each(|w| *w = 0);
-        for t in &self.next {
-            let at = 64 * t.word as i64 + t.shift;
-            out[t.word as usize] |= window(bits, (at / 64) as usize, (at % 64) as u32) & t.mask;
-        }
         m.last_next.clear();
-        m.last_next.extend_from_slice(out);
+        if let Some(out) = out {
+            copy_out(&m.bits, &self.next, out);
+            m.last_next.extend_from_slice(out);
+        }
         m.next_held = true;
+    }
+
+    /// Whether goals are read from the bits ([`WordProgram::run_goals`]);
+    /// otherwise the machine runs the goal plan over the values.
+    pub fn reads_goals(&self) -> bool {
+        self.goals.is_some()
+    }
+
+    /// Computes the goal slots of the loaded state (the goal phase, whole).
+    pub fn run_goals(&self, m: &mut WordMachine) {
+        let Some(goals) = &self.goals else {
+            return;
+        };
+        for &(w, mask) in &goals.phase.clear {
+            m.bits[w as usize] &= !mask;
+        }
+        for &(start, end) in &goals.phase.levels {
+            self.run(&mut m.bits, start, end);
+        }
+    }
+
+    /// Role `r`'s goal values that hold, in the net's order, once
+    /// [`WordProgram::run_goals`] has run.
+    pub fn goal_values<'a>(&'a self, m: &'a WordMachine, r: usize) -> impl Iterator<Item = i64> + 'a {
+        let roles = self.goals.as_ref().map_or(&[][..], |g| &g.roles[..]);
+        (roles.get(r).into_iter().flatten())
+            .filter(|&&(bit, _)| m.bits[(bit / 64) as usize] >> (bit % 64) & 1 == 1)
+            .map(|&(_, value)| value)
+    }
+}
+
+/// Copies words of the array into a state's words: each transfer's bits of
+/// state word `word` from bit `64 * word + shift` of the array.
+fn copy_out(bits: &[u64], transfers: &[Transfer], out: &mut [u64]) {
+    out.iter_mut().for_each(|w| *w = 0);
+    for t in transfers {
+        let at = 64 * t.word as i64 + t.shift;
+        out[t.word as usize] |= window(bits, (at / 64) as usize, (at % 64) as u32) & t.mask;
     }
 }
