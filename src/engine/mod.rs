@@ -564,6 +564,13 @@ impl Game {
     }
 
     /// Why the word engine does not take this game (`None` if it does).
+    /// Whether the word engine computes the goals in its bits (else its
+    /// goals run the goal plan over values copied out of them); false on the
+    /// other engines.
+    pub fn words_compute_goals(&self) -> bool {
+        self.words.as_deref().is_some_and(WordProgram::reads_goals)
+    }
+
     pub fn word_engine_refusal(&self) -> Option<&'static str> {
         if self.rules.is_some() {
             return Some("it runs on the rule evaluator");

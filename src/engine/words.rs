@@ -660,16 +660,17 @@ impl Emitter<'_> {
     }
 
     /// The goals read from the bits: the goal plan's slots outside the
-    /// view (`in_view`) compiled as a phase of their own, after every other
-    /// operation. `None`, leaving the program as it was, where that cannot
-    /// be: a goal value computed at play time, a goal plan with steps
-    /// other than single slots, a goal slot the `after` phase computes too
+    /// view compiled as a phase of their own, after every other operation.
+    /// `phase_of` is 1 for a slot the view computes, 2 for one of the
+    /// `after` phase. `None`, leaving the program as it was, where that
+    /// cannot be: a goal value computed at play time, a goal plan with
+    /// steps other than single slots, a slot of the `after` phase in it
     /// (its bits must keep the next state's value), a rule filed under a
     /// move, or an array grown too large.
     fn goals(
         &mut self,
         net: &Net,
-        in_view: &[bool],
+        phase_of: &[u8],
         level: &[u32],
         shape: &[u32],
     ) -> Option<Goals> {
@@ -677,7 +678,7 @@ impl Emitter<'_> {
             .all(|g| matches!(g.1, GoalValue::Const(_)));
         let plan = single_slots(&net.goal).ok().filter(|_| written)?;
         let own: Vec<u32> = (plan.into_iter())
-            .filter(|&s| !in_view[s as usize])
+            .filter(|&s| phase_of[s as usize] != 1)
             .collect();
         let mut is_own = vec![false; net.slots];
         own.iter().for_each(|&s| is_own[s as usize] = true);
@@ -688,9 +689,11 @@ impl Emitter<'_> {
         let reads_unplaced = (own.iter().flat_map(|&s| slot_rules(net, s)))
             .flat_map(|r| rule_body(net, r))
             .any(|&l| !placed(l >> 1) && !is_own[(l >> 1) as usize]);
-        if filed_under_moves || reads_unplaced || own.iter().any(|&s| placed(s)) {
+        if filed_under_moves || reads_unplaced || own.iter().any(|&s| phase_of[s as usize] == 2) {
             return None;
         }
+        // Most are placed already, with the other atoms of their grid.
+        let unplaced: Vec<u32> = own.iter().copied().filter(|&s| !placed(s)).collect();
         let before = (
             self.ops.len(),
             self.lits.len(),
@@ -720,8 +723,7 @@ impl Emitter<'_> {
                 self.masks.truncate(before.2);
                 self.reach = before.3;
                 self.layout.taken.truncate(before.4);
-                own.iter()
-                    .for_each(|&s| self.layout.position[s as usize] = UNPLACED);
+                (unplaced.iter()).for_each(|&s| self.layout.position[s as usize] = UNPLACED);
                 None
             }
         }
@@ -992,9 +994,10 @@ impl WordProgram {
         }
         // Goals from the bits, compiled last so that the other phases'
         // layout does not depend on them.
-        let mut in_view = vec![false; net.slots];
-        view.iter().for_each(|&s| in_view[s as usize] = true);
-        let goals = emitter.goals(net, &in_view, &level, &shape);
+        let mut phase_of = vec![0u8; net.slots];
+        view.iter().for_each(|&s| phase_of[s as usize] = 1);
+        after.iter().for_each(|&s| phase_of[s as usize] = 2);
+        let goals = emitter.goals(net, &phase_of, &level, &shape);
         let Emitter {
             mut ops,
             lits,
