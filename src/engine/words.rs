@@ -311,6 +311,9 @@ pub struct WordProgram {
     after: Phase,
     /// Per move slot (`first_input + i`): its bit and its triggered rules.
     does: Vec<(u32, Triggered)>,
+    /// The distinct units of each move's triggered rules: those of move `i`
+    /// are `move_units.1[move_units.0[i]..move_units.0[i + 1]]`.
+    move_units: (Vec<u32>, Vec<u32>),
     first_input: u32,
     legal: Vec<RoleLegal>,
     terminal: u32,
@@ -1053,6 +1056,17 @@ impl WordProgram {
                 units
             }
         };
+        let mut move_units = vec![0];
+        let mut units_of_moves = Vec::new();
+        for (_, rules) in &does {
+            let first = units_of_moves.len();
+            for r in rules {
+                if units_of_moves[first..].last() != Some(&r.1) {
+                    units_of_moves.push(r.1);
+                }
+            }
+            move_units.push(units_of_moves.len() as u32);
+        }
         let mut program = WordProgram {
             words,
             ops,
@@ -1065,6 +1079,7 @@ impl WordProgram {
             units,
             after,
             does,
+            move_units: (move_units, units_of_moves),
             first_input: net.first_input,
             legal,
             terminal: layout.position[net.terminal as usize],
@@ -1547,9 +1562,10 @@ impl WordProgram {
             // and now, and the readers of the `does` bits that changed.
             let made = (previous.iter().map(|&i| (i, &moves[..])))
                 .chain(moves.iter().map(|&i| (i, &previous[..])));
+            let (at, units) = &self.move_units;
             for (i, other) in made {
-                for r in &self.does[i as usize].1 {
-                    scheduled[(r.1 / 64) as usize] |= 1 << (r.1 % 64);
+                for &u in &units[at[i as usize] as usize..at[i as usize + 1] as usize] {
+                    scheduled[(u / 64) as usize] |= 1 << (u % 64);
                 }
                 if !other.contains(&i) {
                     let bit = bit_of(i);
