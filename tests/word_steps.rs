@@ -111,7 +111,10 @@ fn conformance_games_agree() {
 #[test]
 fn shipped_games_agree() {
     let computed = agree_in(&repository("games"));
-    assert!(computed.iter().any(|c| c == "pawn_whopping.rules"), "{computed:?}");
+    assert!(
+        computed.iter().any(|c| c == "pawn_whopping.rules"),
+        "{computed:?}"
+    );
     agree_in(&repository("games/variants"));
 }
 

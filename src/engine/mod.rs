@@ -410,7 +410,8 @@ impl Game {
     /// Whether a `weight` rule names a chance move (as every die's outcome).
     /// Whether some chance move has a weight (its draw reads the state).
     fn has_weighted_chance(&self) -> bool {
-        (self.net.random).is_some_and(|r| (0..self.move_count(r) as u32).any(|m| self.is_weighted(m)))
+        (self.net.random)
+            .is_some_and(|r| (0..self.move_count(r) as u32).any(|m| self.is_weighted(m)))
     }
 
     pub fn is_weighted(&self, mv: u32) -> bool {
@@ -949,24 +950,10 @@ impl<'g> Machine<'g> {
                 .map(|(r, values)| self.one_goal(r, values.into_iter()))
                 .collect();
         }
-        if let Some(program) = self.word_goals() {
-            let wm = self.words.as_ref().expect("a word machine");
-            return (0..self.game.net.roles.len())
-                .map(|r| self.one_goal(r, program.goal_values(wm, r)))
-                .collect();
-        }
         self.evaluate_goal_slots();
         (0..self.game.net.roles.len())
             .map(|r| self.one_goal(r, self.net_goal_values(r)))
             .collect()
-    }
-
-    /// On the word engine, where it computes the goals: the program, once
-    /// it has computed the loaded state's goal slots in its bits.
-    fn word_goals(&mut self) -> Option<&'g WordProgram> {
-        let program = self.game.words.as_deref().filter(|p| p.reads_goals())?;
-        program.run_goals(self.words.as_mut()?);
-        Some(program)
     }
 
     /// Role `r`'s goal from the values it has: `None` for the chance role
@@ -1024,12 +1011,6 @@ impl<'g> Machine<'g> {
                 state: self.state.clone(),
             });
         }
-        if let Some(program) = self.word_goals() {
-            let wm = self.words.as_ref().expect("a word machine");
-            return Ok((0..self.game.net.roles.len())
-                .map(|r| program.goal_values(wm, r).collect())
-                .collect());
-        }
         self.evaluate_goal_slots();
         Ok((0..self.game.net.roles.len())
             .map(|r| self.net_goal_values(r).collect())
@@ -1037,8 +1018,15 @@ impl<'g> Machine<'g> {
     }
 
     /// Computes the loaded state's `goal` slots on the machine's values
-    /// (a compiled engine).
+    /// (a compiled engine): on the word engine, where it computes them in
+    /// its bits, only the goal slots are copied out.
     fn evaluate_goal_slots(&mut self) {
+        if let (Some(program), Some(wm)) = (&self.game.words, &mut self.words)
+            && program.reads_goals()
+        {
+            program.goals_into(wm, &mut self.vals);
+            return;
+        }
         self.copy_counted_values();
         match self.counters {
             Some(_) => self.run_steps(self.game.propagation.goal_plan()),
@@ -1305,7 +1293,9 @@ impl<'g> Machine<'g> {
     /// moves have no weight: each next state is loaded from the word
     /// machine's own `next` slots without being copied out, and the state
     /// is read back from the bits only where it is needed (at the end, and
-    /// before an error that names it).
+    /// before an error that names it). Out of line, as the other engines'
+    /// loop was.
+    #[inline(never)]
     fn playout_words<R: Rng>(
         &mut self,
         program: &'g WordProgram,
@@ -1330,8 +1320,8 @@ impl<'g> Machine<'g> {
             }
             self.pick_random(rng)?;
             let wm = self.words.as_mut().expect("a word machine");
-            let does = (self.joint.iter().enumerate())
-                .map(|(r, &m)| net.roles[r].moves[m as usize].does);
+            let does =
+                (self.joint.iter().enumerate()).map(|(r, &m)| net.roles[r].moves[m as usize].does);
             program.step(wm, does);
             program.advance(wm, &mut self.legal);
             length += 1;

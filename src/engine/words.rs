@@ -38,10 +38,20 @@
 //! The next state sets the chosen moves' `does` bits (kept until the next
 //! moves) and runs, the same way, the `after` units reading a changed bit
 //! and those of the rules filed under the moves made last time and now,
-//! then copies the `next` slots' words out. Every machine starts from the
-//! initial state's bits, and loading the initial state again (a new
-//! playout) restores them. Holds: the same values as the reference
-//! engine's plans (`tests/differential.rs`). Games with recursive
+//! then copies the `next` slots' words out; a playout's step
+//! ([`WordProgram::step`], [`WordProgram::advance`]) skips that copy and
+//! loads the next state from the `next` slots inside the array, and reads
+//! the state back from the base slots only where it is needed. Every
+//! machine starts from the initial state's bits, and loading the initial
+//! state again (a new playout) restores them.
+//!
+//! Goals: the goal plan's slots outside the view are a phase of their own,
+//! compiled after every other operation and run whole when goals are
+//! asked; a role's goals are read from its goal slots' bits. Where that
+//! cannot be (a goal value computed at play time, a goal slot the `after`
+//! phase computes too), the machine runs the goal plan over values copied
+//! out of the bits. Holds: the same values as the reference engine's plans
+//! (`tests/differential.rs`, `tests/word_steps.rs`). Games with recursive
 //! components or numbers computed at play time are not taken (their plans
 //! have steps other than single slots).
 
@@ -248,12 +258,12 @@ struct RoleLegal {
 }
 
 /// The goals as word operations: the goal plan's slots outside the view
-/// (a phase run whole when goals are asked), and every role's goal slots as
-/// (bit, value), in the net's order.
+/// (a phase run whole when goals are asked), and every role's goal slots
+/// with their bits.
 #[derive(Clone, Debug)]
 struct Goals {
     phase: Phase,
-    roles: Vec<Vec<(u32, i64)>>,
+    slots: Vec<(u32, u32)>,
 }
 
 /// One move's triggered rules: (level, unit, start, end) ranges of `ops`,
@@ -309,11 +319,9 @@ pub struct WordProgram {
     view: Phase,
     units: Units,
     after: Phase,
-    /// Per move slot (`first_input + i`): its bit and its triggered rules.
-    does: Vec<(u32, Triggered)>,
-    /// The distinct units of each move's triggered rules: those of move `i`
-    /// are `move_units.1[move_units.0[i]..move_units.0[i + 1]]`.
-    move_units: (Vec<u32>, Vec<u32>),
+    /// Per move slot (`first_input + i`): its bit, its triggered rules and
+    /// their distinct units.
+    does: Vec<(u32, Triggered, Vec<u32>)>,
     first_input: u32,
     legal: Vec<RoleLegal>,
     terminal: u32,
@@ -670,15 +678,9 @@ impl Emitter<'_> {
     /// steps other than single slots, a slot of the `after` phase in it
     /// (its bits must keep the next state's value), a rule filed under a
     /// move, or an array grown too large.
-    fn goals(
-        &mut self,
-        net: &Net,
-        phase_of: &[u8],
-        level: &[u32],
-        shape: &[u32],
-    ) -> Option<Goals> {
-        let written = (net.roles.iter().flat_map(|r| &r.goals))
-            .all(|g| matches!(g.1, GoalValue::Const(_)));
+    fn goals(&mut self, net: &Net, phase_of: &[u8], level: &[u32], shape: &[u32]) -> Option<Goals> {
+        let written =
+            (net.roles.iter().flat_map(|r| &r.goals)).all(|g| matches!(g.1, GoalValue::Const(_)));
         let plan = single_slots(&net.goal).ok().filter(|_| written)?;
         let own: Vec<u32> = (plan.into_iter())
             .filter(|&s| phase_of[s as usize] != 1)
@@ -707,18 +709,11 @@ impl Emitter<'_> {
         let phase = self.phase(net, &own, level, shape);
         let position = &self.layout.position;
         let bit = |s: u32| Some(position[s as usize]).filter(|&b| b != UNPLACED);
-        let roles: Option<Vec<Vec<(u32, i64)>>> = (net.roles.iter())
-            .map(|role| {
-                (role.goals.iter())
-                    .map(|&(s, value)| match value {
-                        GoalValue::Const(n) => Some((bit(s)?, n)),
-                        GoalValue::Computed(_) => None,
-                    })
-                    .collect()
-            })
+        let slots: Option<Vec<(u32, u32)>> = (net.roles.iter().flat_map(|r| &r.goals))
+            .map(|&(s, _)| Some((s, bit(s)?)))
             .collect();
-        match (phase, roles) {
-            (Ok(phase), Some(roles)) => Some(Goals { phase, roles }),
+        match (phase, slots) {
+            (Ok(phase), Some(slots)) => Some(Goals { phase, slots }),
             _ => {
                 // Back to the program without the goal phase.
                 self.ops.truncate(before.0);
@@ -993,7 +988,7 @@ impl WordProgram {
                 );
             }
             let slot = net.first_input + i as u32;
-            does.push((emitter.layout.position[slot as usize], ranges));
+            does.push((emitter.layout.position[slot as usize], ranges, Vec::new()));
         }
         // Goals from the bits, compiled last so that the other phases'
         // layout does not depend on them.
@@ -1038,7 +1033,7 @@ impl WordProgram {
         let shared = (view.clear.iter())
             .any(|&(w, m)| (after.clear.iter()).any(|&(v, n)| v == w && m & n != 0));
         let triggered: Vec<(u32, u32)> = (does.iter())
-            .flat_map(|d: &(u32, Triggered)| d.1.iter().map(|r| (r.0, r.2)))
+            .flat_map(|d: &(u32, Triggered, Vec<u32>)| d.1.iter().map(|r| (r.0, r.2)))
             .collect();
         let units = match shared {
             true => Units::default(),
@@ -1047,7 +1042,7 @@ impl WordProgram {
                 let (units, unit_of) =
                     Units::new(&mut ops, &lits, &masks, phases, &triggered, words);
                 let mut unit_of = unit_of.into_iter();
-                for (_, rules) in &mut does {
+                for (_, rules, _) in &mut does {
                     for r in rules.iter_mut() {
                         r.1 = unit_of.next().unwrap_or(0);
                     }
@@ -1056,16 +1051,9 @@ impl WordProgram {
                 units
             }
         };
-        let mut move_units = vec![0];
-        let mut units_of_moves = Vec::new();
-        for (_, rules) in &does {
-            let first = units_of_moves.len();
-            for r in rules {
-                if units_of_moves[first..].last() != Some(&r.1) {
-                    units_of_moves.push(r.1);
-                }
-            }
-            move_units.push(units_of_moves.len() as u32);
+        for (_, rules, units) in &mut does {
+            units.extend(rules.iter().map(|r| r.1));
+            units.dedup();
         }
         let mut program = WordProgram {
             words,
@@ -1079,7 +1067,6 @@ impl WordProgram {
             units,
             after,
             does,
-            move_units: (move_units, units_of_moves),
             first_input: net.first_input,
             legal,
             terminal: layout.position[net.terminal as usize],
@@ -1407,8 +1394,8 @@ impl WordProgram {
     ) {
         let held = std::mem::take(&mut m.next_held);
         let own = held && state.is_none_or(|state| m.last_next[..] == *state);
-        let restart = state.filter(|state| self.initial.0[..] == **state);
-        if !own && !self.units.units.is_empty() && restart.is_some() {
+        let restart = || state.is_some_and(|state| self.initial.0[..] == *state);
+        if !own && !self.units.units.is_empty() && restart() {
             // Back to the start (a new playout): the bits of the start.
             m.bits.copy_from_slice(&self.initial.1);
             m.scheduled.iter_mut().for_each(|w| *w = 0);
@@ -1562,9 +1549,8 @@ impl WordProgram {
             // and now, and the readers of the `does` bits that changed.
             let made = (previous.iter().map(|&i| (i, &moves[..])))
                 .chain(moves.iter().map(|&i| (i, &previous[..])));
-            let (at, units) = &self.move_units;
             for (i, other) in made {
-                for &u in &units[at[i as usize] as usize..at[i as usize + 1] as usize] {
+                for &u in &self.does[i as usize].2 {
                     scheduled[(u / 64) as usize] |= 1 << (u % 64);
                 }
                 if !other.contains(&i) {
@@ -1612,14 +1598,15 @@ impl WordProgram {
         m.next_held = true;
     }
 
-    /// Whether goals are read from the bits ([`WordProgram::run_goals`]);
+    /// Whether goals are read from the bits ([`WordProgram::goals_into`]);
     /// otherwise the machine runs the goal plan over the values.
     pub fn reads_goals(&self) -> bool {
         self.goals.is_some()
     }
 
-    /// Computes the goal slots of the loaded state (the goal phase, whole).
-    pub fn run_goals(&self, m: &mut WordMachine) {
+    /// Computes the goal slots of the loaded state (the goal phase, whole)
+    /// and writes their values into `vals` (by slot).
+    pub fn goals_into(&self, m: &mut WordMachine, vals: &mut [bool]) {
         let Some(goals) = &self.goals else {
             return;
         };
@@ -1629,20 +1616,15 @@ impl WordProgram {
         for &(start, end) in &goals.phase.levels {
             self.run(&mut m.bits, start, end);
         }
-    }
-
-    /// Role `r`'s goal values that hold, in the net's order, once
-    /// [`WordProgram::run_goals`] has run.
-    pub fn goal_values<'a>(&'a self, m: &'a WordMachine, r: usize) -> impl Iterator<Item = i64> + 'a {
-        let roles = self.goals.as_ref().map_or(&[][..], |g| &g.roles[..]);
-        (roles.get(r).into_iter().flatten())
-            .filter(|&&(bit, _)| m.bits[(bit / 64) as usize] >> (bit % 64) & 1 == 1)
-            .map(|&(_, value)| value)
+        for &(s, bit) in &goals.slots {
+            vals[s as usize] = m.bits[(bit / 64) as usize] >> (bit % 64) & 1 == 1;
+        }
     }
 }
 
 /// Copies words of the array into a state's words: each transfer's bits of
 /// state word `word` from bit `64 * word + shift` of the array.
+#[inline(always)]
 fn copy_out(bits: &[u64], transfers: &[Transfer], out: &mut [u64]) {
     out.iter_mut().for_each(|w| *w = 0);
     for t in transfers {
