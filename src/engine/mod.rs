@@ -135,6 +135,7 @@ fn draw_unweighted<R: Rng>(legal: &[u32], rng: &mut R) -> u32 {
     legal[draw_below(legal.len() as u128, rng) as usize]
 }
 
+#[inline]
 pub fn draw_below<R: Rng>(total: u128, rng: &mut R) -> u128 {
     match u64::try_from(total) {
         Ok(small) => u128::from(rng.random_range(0..small)),
