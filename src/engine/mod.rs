@@ -408,13 +408,13 @@ impl Game {
         self.net.roles[role].moves.len()
     }
 
-    /// Whether a `weight` rule names a chance move (as every die's outcome).
     /// Whether some chance move has a weight (its draw reads the state).
     fn has_weighted_chance(&self) -> bool {
         (self.net.random)
             .is_some_and(|r| (0..self.move_count(r) as u32).any(|m| self.is_weighted(m)))
     }
 
+    /// Whether a `weight` rule names a chance move (as every die's outcome).
     pub fn is_weighted(&self, mv: u32) -> bool {
         self.net
             .weights
@@ -565,7 +565,6 @@ impl Game {
         }
     }
 
-    /// Why the word engine does not take this game (`None` if it does).
     /// Whether the word engine computes the goals in its bits (else its
     /// goals run the goal plan over values copied out of them); false on the
     /// other engines.
@@ -573,6 +572,7 @@ impl Game {
         self.words.as_deref().is_some_and(WordProgram::reads_goals)
     }
 
+    /// Why the word engine does not take this game (`None` if it does).
     pub fn word_engine_refusal(&self) -> Option<&'static str> {
         if self.rules.is_some() {
             return Some("it runs on the rule evaluator");
