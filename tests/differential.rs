@@ -127,13 +127,19 @@ fn differential(path: &Path) {
 }
 
 /// The word engine, on every game it takes, answers as the reference: the
-/// same perft counts, seeded playouts and views of scrambled states.
+/// same perft counts, seeded playouts and views of scrambled states, its
+/// operations run as native code.
 fn words_agree(path: &Path, reference: &Game) {
     let mut words = reference.clone();
     words.set_engine(EngineKind::Words);
     if words.engine() != EngineKind::Words {
         assert!(words.word_engine_refusal().is_some(), "{}", path.display());
         return;
+    }
+    // Native code where cranelift has a backend (`tests/jit.rs` compares
+    // it with the interpreter).
+    if cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+        assert!(words.runs_native_words(), "{}: interpreted", path.display());
     }
     perft_agrees(path, reference, &words);
     let states = playouts_agree(path, reference, &words);

@@ -45,7 +45,8 @@ fn the_trial_is_shown_by_check_explain() {
 /// The incremental engine's visits counted for the moves made (each
 /// move's readers and triggered rules, on and off again) are what put a
 /// game with many triggered rules per move on the word engine, where it
-/// plays a joint move for 15k instructions against 34k.
+/// plays a joint move for 8k instructions against 21k (native code,
+/// docs/ENGINES.md, session 14).
 #[test]
 fn the_moves_visits_count_for_the_incremental_engine() {
     let Some(file) = common::shared("conformance/games/sheepAndWolf.kif") else {

@@ -12,6 +12,7 @@ mod compile;
 mod fixpoint;
 mod flat;
 mod incremental;
+mod jit;
 mod memo;
 pub mod perft;
 mod rules;
@@ -512,7 +513,11 @@ impl Game {
         self.words = None;
         if engine == EngineKind::Words {
             match WordProgram::new(&self.net, &self.atoms, &self.terms, &self.symbols) {
-                Ok(program) => self.words = Some(Box::new(program)),
+                Ok(mut program) => {
+                    // Else the interpreter runs the same operations.
+                    let _ = program.compile_native();
+                    self.words = Some(Box::new(program));
+                }
                 Err(_) => return,
             }
         }
@@ -558,6 +563,9 @@ impl Game {
             return;
         };
         if trial.engine() == EngineKind::Words {
+            let mut program = program;
+            // Else the interpreter runs the same operations.
+            let _ = program.compile_native();
             self.words = Some(Box::new(program));
             self.flat = None;
             self.engine = EngineKind::Words;
@@ -570,6 +578,26 @@ impl Game {
     /// other engines.
     pub fn words_compute_goals(&self) -> bool {
         self.words.as_deref().is_some_and(WordProgram::reads_goals)
+    }
+
+    /// On the word engine, runs its operations as native code (compiled
+    /// when the engine was chosen) or, with `false`, interprets them; tests
+    /// compare the two. Elsewhere it does nothing.
+    pub fn set_native_words(&mut self, native: bool) {
+        if let Some(program) = self.words.as_deref_mut() {
+            match native {
+                true if !program.is_native() => {
+                    let _ = program.compile_native();
+                }
+                true => {}
+                false => program.interpret(),
+            }
+        }
+    }
+
+    /// Whether the word engine runs native code for this game.
+    pub fn runs_native_words(&self) -> bool {
+        self.words.as_deref().is_some_and(WordProgram::is_native)
     }
 
     /// Why the word engine does not take this game (`None` if it does).
@@ -853,6 +881,14 @@ impl<'g> Machine<'g> {
         }
         self.run(Plan::View);
         fill_legal(net, &self.vals, &mut self.legal);
+    }
+
+    /// On the word engine, its bit array: the loaded state's view and the
+    /// `after` phase of the moves last made (tests compare native code and
+    /// the interpreter bit for bit).
+    pub fn word_bits(&self) -> Option<&[u64]> {
+        let program = self.game.words.as_deref()?;
+        self.words.as_ref().map(|m| program.bits(m))
     }
 
     pub fn is_terminal(&self) -> bool {

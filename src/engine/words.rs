@@ -56,10 +56,12 @@
 //! have steps other than single slots).
 
 use super::compile::{BASE0, GoalValue, Net, PlanStep, SLOT_FALSE, SLOT_TRUE};
+use super::jit::{Calls, NativeCode};
 use crate::ground::{GTerm, GroundAtom, TermId, TermTable};
 use crate::syntax::Symbols;
 use indexmap::IndexMap;
 use rustc_hash::{FxBuildHasher, FxHashMap};
+use std::sync::Arc;
 
 /// Bits before the first slot: a guard word, so a shifted copy whose first
 /// bit would fall before the array still starts inside it.
@@ -275,30 +277,30 @@ type Triggered = Vec<(u32, u32, u32, u32)>;
 /// literal's 64 bits, provided every gate holds. With `reduce` the head is
 /// one bit, set when any instance holds.
 #[derive(Clone, Copy, Debug)]
-struct Op {
-    head_word: u32,
-    head_shift: u32,
-    chunks: u32,
-    reduce: bool,
-    mask: u32,
+pub(super) struct Op {
+    pub(super) head_word: u32,
+    pub(super) head_shift: u32,
+    pub(super) chunks: u32,
+    pub(super) reduce: bool,
+    pub(super) mask: u32,
     /// The first chunk's mask (`masks[mask]`), at hand for the operations
     /// of one chunk, most of them.
-    first_mask: u64,
+    pub(super) first_mask: u64,
     /// `lits[start..start + gates]`: literals read as one bit for every
     /// instance; `lits[start + gates..end]`: literals read as 64-bit
     /// windows.
-    start: u32,
-    gates: u32,
-    end: u32,
+    pub(super) start: u32,
+    pub(super) gates: u32,
+    pub(super) end: u32,
 }
 
 /// A literal: the 64 bits from bit `64 * word + shift` (the bit there for a
 /// gate), XOR `invert` (all ones when negated).
 #[derive(Clone, Copy, Debug)]
-struct Lit {
-    word: u32,
-    shift: u32,
-    invert: u64,
+pub(super) struct Lit {
+    pub(super) word: u32,
+    pub(super) shift: u32,
+    pub(super) invert: u64,
 }
 
 /// A game compiled to word operations.
@@ -334,6 +336,21 @@ pub struct WordProgram {
     /// The initial state and a machine's bits once it is loaded and its
     /// `after` phase run with no moves (empty while compiling).
     initial: (Vec<u64>, Vec<u64>),
+    /// The operations as native code, once compiled; else interpreted.
+    native: Option<Arc<Native>>,
+}
+
+/// A program's operations as native code ([`super::jit`]) and the
+/// functions that run each unit, the whole view and each level of
+/// `after`. The rules filed under a move stay interpreted: one or two
+/// operations each, hundreds of them, their functions would cost more to
+/// compile than they save (docs/ENGINES.md, session 14).
+#[derive(Debug)]
+struct Native {
+    code: NativeCode,
+    units: Vec<Calls>,
+    view: Calls,
+    after: Vec<Calls>,
 }
 
 /// One thread's bit array and scratch.
@@ -1075,6 +1092,7 @@ impl WordProgram {
             whole_cost: (0, 0),
             position: layout.position,
             initial: (Vec::new(), Vec::new()),
+            native: None,
         };
         let whole = |phase: &Phase| phase.levels.iter().map(|&(a, b)| program.cost(a, b)).sum();
         program.whole_cost = (whole(&program.view), whole(&program.after));
@@ -1126,7 +1144,7 @@ fn role_legal(
 impl Op {
     /// The operation's work: one, plus one per gate, plus one per windowed
     /// literal and chunk (the counts [`WordMachine::work`] adds up).
-    fn cost(&self) -> u32 {
+    pub(super) fn cost(&self) -> u32 {
         1 + self.gates + self.chunks * (self.end - self.start - self.gates)
     }
 
@@ -1260,6 +1278,56 @@ impl WordProgram {
         }
     }
 
+    /// Runs the operations `ops[start..end]`: by the native functions
+    /// `calls` picks once the program is compiled, else interpreted.
+    #[inline]
+    fn run_native_or(
+        &self,
+        bits: &mut [u64],
+        calls: impl FnOnce(&Native) -> Calls,
+        start: u32,
+        end: u32,
+    ) {
+        match &self.native {
+            Some(native) => native.code.run(bits, calls(native)),
+            None => self.run(bits, start, end),
+        }
+    }
+
+    /// Compiles the operations to native code, which runs them from then
+    /// on; when it cannot (no cranelift backend for the host, a failed
+    /// compilation, a program over [`super::jit::MAX_WORK`]) the
+    /// interpreter goes on, and the reason is returned.
+    pub fn compile_native(&mut self) -> Result<(), String> {
+        let view_end = self.view.levels.last().map_or(0, |l| l.1);
+        let mut ranges: Vec<(u32, u32)> = self.units.units.iter().map(|u| u.ops).collect();
+        ranges.push((0, view_end));
+        ranges.extend(&self.after.levels);
+        let (code, calls) =
+            NativeCode::compile(self.words, &self.ops, &self.lits, &self.masks, &ranges)?;
+        let mut calls = calls.into_iter();
+        let units = calls.by_ref().take(self.units.units.len()).collect();
+        let view = calls.next().unwrap_or_default();
+        let after = calls.by_ref().take(self.after.levels.len()).collect();
+        self.native = Some(Arc::new(Native {
+            code,
+            units,
+            view,
+            after,
+        }));
+        Ok(())
+    }
+
+    /// Interprets the operations from now on (tests compare the two).
+    pub fn interpret(&mut self) {
+        self.native = None;
+    }
+
+    /// Whether native code runs the operations.
+    pub fn is_native(&self) -> bool {
+        self.native.is_some()
+    }
+
     /// The work of running the operations `ops[start..end]`.
     fn cost(&self, start: u32, end: u32) -> u64 {
         let ops = &self.ops[start as usize..end as usize];
@@ -1328,7 +1396,7 @@ impl WordProgram {
                     *old = bits[w as usize] & mask;
                     bits[w as usize] &= !mask;
                 }
-                self.run(bits, unit.ops.0, unit.ops.1);
+                self.run_native_or(bits, |n| n.units[u as usize], unit.ops.0, unit.ops.1);
                 if COUNT {
                     *work += u64::from(unit.cost) + 2 * heads.len() as u64 + cursors.len() as u64;
                 }
@@ -1446,7 +1514,7 @@ impl WordProgram {
             self.run_scheduled::<COUNT>(m, 0..self.units.first_after);
         } else {
             let end = self.view.levels.last().map_or(0, |l| l.1);
-            self.run(&mut m.bits, 0, end);
+            self.run_native_or(&mut m.bits, |n| n.view, 0, end);
             if COUNT {
                 m.work += self.whole_cost.0;
             }
@@ -1571,7 +1639,7 @@ impl WordProgram {
                 *work += self.whole_cost.1;
             }
             for (l, &(start, end)) in self.after.levels.iter().enumerate() {
-                self.run(bits, start, end);
+                self.run_native_or(bits, |n| n.after[l], start, end);
                 let level = l as u32 + 1;
                 for (i, next) in cursors.iter_mut() {
                     let rules = &self.does[*i as usize].1;

@@ -1,0 +1,375 @@
+//! Native code for the word engine's operations, compiled with cranelift.
+//!
+//! In: a word program's operations, literals and chunk masks
+//! ([`super::words`]), the size of its bit array in words, and the ranges
+//! of operations the engine runs as one piece (a unit, the whole view, a
+//! level of `after`). Out: [`NativeCode`], one function per piece of at
+//! most [`OPS_PER_FUNCTION`] operations, and per requested range a
+//! [`Calls`] naming the functions that run it; or `Err` with the reason
+//! (no cranelift backend for the host, a failed compilation, a program
+//! over [`MAX_WORK`]), and the engine interprets.
+//!
+//! Each function takes the bit array's address and does exactly what
+//! `WordProgram::run` does for its range, operation by operation: a gate
+//! skips the operation when its bit (XOR its invert) is clear; each chunk
+//! ANDs the chunk's mask with the windows of its literals (XOR their
+//! invert) and ORs the result into the head window, or, reducing, sets the
+//! one head bit when a chunk holds and stops. Every word index, shift and
+//! mask is an immediate: a window at shift 0 reads one word, a chunk whose
+//! mask is empty is left out. Holds: the same bits as the interpreter
+//! (`tests/jit.rs` runs both side by side); every word the code reads or
+//! writes is checked at compile time to lie inside the array, and
+//! [`NativeCode::run`] checks the array's length, so the code touches no
+//! other memory.
+#![allow(unsafe_code)]
+
+use super::words::{Lit, Op};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, UserFuncName, Value, types};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{Linkage, Module, default_libcall_names};
+use rustc_hash::FxHashMap;
+
+/// The most operations one function holds: a range with more is split
+/// into several functions run one after the other, which keeps each
+/// compilation (register allocation grows faster than the code) short.
+const OPS_PER_FUNCTION: usize = 256;
+
+/// The largest program compiled, in [`Op::cost`] units summed over the
+/// requested ranges (about one emitted load and AND each): above it the
+/// engine interprets, so compiling never takes long. The largest shipped
+/// program, Chaupar's, has about 124,000 and compiles in about 0.7 s of
+/// CPU.
+pub const MAX_WORK: u64 = 1 << 18;
+
+/// A compiled function: runs its operations on the bit array at the
+/// address given.
+type WordFunction = unsafe extern "C" fn(*mut u64);
+
+/// The functions `functions[start..end]` of a [`NativeCode`], which run
+/// one requested range of operations.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Calls(u32, u32);
+
+/// The JIT module that owns the compiled code's memory, freed on drop.
+struct OwnedModule(Option<JITModule>);
+
+// SAFETY: the module is never used after its functions are finalized
+// (`compile` returns it only then): it is kept only to free its memory on
+// drop, which needs ownership, so sharing or moving it across threads
+// exposes none of its interior state. The code it holds is read-only.
+unsafe impl Send for OwnedModule {}
+// SAFETY: as above: no method of the module is called through `&self`.
+unsafe impl Sync for OwnedModule {}
+
+impl Drop for OwnedModule {
+    fn drop(&mut self) {
+        if let Some(module) = self.0.take() {
+            // SAFETY: the module is dropped with the `NativeCode` holding
+            // its only function pointers, so none is running or called
+            // after this.
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
+/// A word program's operations compiled to native functions.
+pub struct NativeCode {
+    functions: Vec<WordFunction>,
+    /// The bit array's length the code was compiled for (every address it
+    /// touches is below it).
+    words: usize,
+    /// Declared after `functions`, so the code is freed last.
+    _module: OwnedModule,
+}
+
+impl std::fmt::Debug for NativeCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "NativeCode({} functions)", self.functions.len())
+    }
+}
+
+impl NativeCode {
+    /// Runs the functions `calls` on `bits`, the bit array of a machine of
+    /// the program compiled.
+    #[inline]
+    pub fn run(&self, bits: &mut [u64], calls: Calls) {
+        assert!(bits.len() >= self.words, "a bit array of the wrong size");
+        for &function in &self.functions[calls.0 as usize..calls.1 as usize] {
+            // SAFETY: the function reads and writes only words below
+            // `self.words` of the array at the address given (checked when
+            // it was compiled), and `bits` holds that many; its code lives
+            // as long as `self`.
+            unsafe { function(bits.as_mut_ptr()) };
+        }
+    }
+
+    /// Compiles the operations of each of `ranges` (of `ops`) for a bit
+    /// array of `words` words; returns the code and each range's calls, in
+    /// order. A range equal to consecutive ranges before it reuses their
+    /// functions (a whole phase after its units).
+    pub fn compile(
+        words: usize,
+        ops: &[Op],
+        lits: &[Lit],
+        masks: &[u64],
+        ranges: &[(u32, u32)],
+    ) -> Result<(NativeCode, Vec<Calls>), String> {
+        if words > i32::MAX as usize / 8 {
+            return Err("the bit array is too large to address".into());
+        }
+        let program = Program {
+            words,
+            ops,
+            lits,
+            masks,
+        };
+        let mut pieces: FxHashMap<u32, (u32, Calls)> = FxHashMap::default();
+        let mut fresh: Vec<(u32, u32)> = Vec::new();
+        let mut calls = Vec::with_capacity(ranges.len());
+        let mut next_function = 0u32;
+        let mut work = 0u64;
+        for &(start, end) in ranges {
+            if let Some(reused) = reuse(&pieces, start, end) {
+                calls.push(reused);
+                continue;
+            }
+            let first = next_function;
+            for piece_start in (start..end).step_by(OPS_PER_FUNCTION) {
+                let piece_end = end.min(piece_start + OPS_PER_FUNCTION as u32);
+                program.check(piece_start, piece_end)?;
+                fresh.push((piece_start, piece_end));
+                next_function += 1;
+            }
+            work += (ops[start as usize..end as usize].iter())
+                .map(|op| u64::from(op.cost()))
+                .sum::<u64>();
+            if work > MAX_WORK {
+                return Err(format!("the program is over {MAX_WORK} units of work"));
+            }
+            let range_calls = Calls(first, next_function);
+            pieces.insert(start, (end, range_calls));
+            calls.push(range_calls);
+        }
+        let code = program.emit(&fresh).map_err(|e| e.to_string())?;
+        Ok((code, calls))
+    }
+}
+
+/// The functions of consecutive ranges compiled before that make up
+/// `start..end` exactly, if any (an empty range needs none).
+fn reuse(pieces: &FxHashMap<u32, (u32, Calls)>, start: u32, end: u32) -> Option<Calls> {
+    if start == end {
+        return Some(Calls::default());
+    }
+    let (mut at, mut out) = (start, None::<Calls>);
+    while at < end {
+        let &(piece_end, calls) = pieces.get(&at)?;
+        out = match out {
+            None => Some(calls),
+            Some(so_far) if so_far.1 == calls.0 => Some(Calls(so_far.0, calls.1)),
+            Some(_) => return None,
+        };
+        at = piece_end;
+    }
+    out.filter(|_| at == end)
+}
+
+/// The operations being compiled.
+struct Program<'p> {
+    words: usize,
+    ops: &'p [Op],
+    lits: &'p [Lit],
+    masks: &'p [u64],
+}
+
+impl Program<'_> {
+    /// Checks that every word `ops[start..end]` read or write is inside the
+    /// bit array.
+    fn check(&self, start: u32, end: u32) -> Result<(), String> {
+        let inside = |word: u64| word < self.words as u64;
+        for op in &self.ops[start as usize..end as usize] {
+            let (gates, windows) = self.literals(op);
+            let chunks = u64::from(op.chunks);
+            let window_inside = |word: u32, shift: u32| {
+                chunks == 0 || inside(u64::from(word) + chunks - 1 + u64::from(shift != 0))
+            };
+            let shifts_fit =
+                (gates.iter().chain(windows)).all(|l| l.shift < 64) && op.head_shift < 64;
+            let fits = shifts_fit
+                && gates.iter().all(|g| inside(u64::from(g.word)))
+                && windows.iter().all(|l| window_inside(l.word, l.shift))
+                && match op.reduce {
+                    true => inside(u64::from(op.head_word)),
+                    false => window_inside(op.head_word, op.head_shift),
+                }
+                && (op.mask as usize + op.chunks as usize) <= self.masks.len();
+            if !fits {
+                return Err("an operation reaches outside the bit array".into());
+            }
+        }
+        Ok(())
+    }
+
+    fn literals(&self, op: &Op) -> (&[Lit], &[Lit]) {
+        self.lits[op.start as usize..op.end as usize].split_at(op.gates as usize)
+    }
+
+    /// Compiles one function per range of operations, in order.
+    fn emit(&self, ranges: &[(u32, u32)]) -> Result<NativeCode, Box<dyn std::error::Error>> {
+        let mut flags = settings::builder();
+        // The code is checked by construction and by `tests/jit.rs`; the
+        // verifier would double the compile time.
+        flags.set("enable_verifier", "false")?;
+        // The operations are already what to run: cranelift's optimizer
+        // made the code 0.6% faster (sheepAndWolf) and compiled 1.5x longer.
+        flags.set("opt_level", "none")?;
+        let isa = cranelift_native::builder()?.finish(settings::Flags::new(flags))?;
+        let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+        let mut signature = module.make_signature();
+        signature
+            .params
+            .push(AbiParam::new(module.target_config().pointer_type()));
+        let mut context = module.make_context();
+        let mut builder_context = FunctionBuilderContext::new();
+        let mut ids = Vec::with_capacity(ranges.len());
+        for (n, &(start, end)) in ranges.iter().enumerate() {
+            let id = module.declare_function(&format!("ops{n}"), Linkage::Local, &signature)?;
+            context.func.signature = signature.clone();
+            context.func.name = UserFuncName::user(0, id.as_u32());
+            let mut b = FunctionBuilder::new(&mut context.func, &mut builder_context);
+            let entry = b.create_block();
+            b.append_block_params_for_function_params(entry);
+            b.switch_to_block(entry);
+            let bits = b.block_params(entry)[0];
+            for op in &self.ops[start as usize..end as usize] {
+                self.emit_op(&mut b, bits, op);
+            }
+            b.ins().return_(&[]);
+            b.seal_all_blocks();
+            b.finalize(module.target_config());
+            module.define_function(id, &mut context)?;
+            module.clear_context(&mut context);
+            ids.push(id);
+        }
+        module.finalize_definitions()?;
+        let functions = (ids.into_iter())
+            .map(|id| {
+                let address = module.get_finalized_function(id);
+                // SAFETY: `address` is the entry of a function just
+                // compiled with the signature `fn(*mut u64)` in the
+                // platform's calling convention.
+                unsafe { std::mem::transmute::<*const u8, WordFunction>(address) }
+            })
+            .collect();
+        Ok(NativeCode {
+            functions,
+            words: self.words,
+            _module: OwnedModule(Some(module)),
+        })
+    }
+
+    /// Emits one operation (see `WordProgram::run`).
+    fn emit_op(&self, b: &mut FunctionBuilder, bits: Value, op: &Op) {
+        let (gates, windows) = self.literals(op);
+        let done = b.create_block();
+        for g in gates {
+            let word = load(b, bits, g.word);
+            let bit = b.ins().band_imm_u(word, (1u64 << g.shift) as i64);
+            let go_on = b.create_block();
+            match g.invert & 1 {
+                0 => b.ins().brif(bit, go_on, &[], done, &[]),
+                _ => b.ins().brif(bit, done, &[], go_on, &[]),
+            };
+            b.switch_to_block(go_on);
+        }
+        let masks = &self.masks[op.mask as usize..(op.mask + op.chunks) as usize];
+        for (c, &mask) in masks.iter().enumerate() {
+            // One chunk: the interpreter takes its mask from the operation.
+            let mask = match op.chunks {
+                1 => op.first_mask,
+                _ => mask,
+            };
+            if mask == 0 {
+                continue;
+            }
+            let c = c as u32;
+            let mut value = (mask != !0).then(|| b.ins().iconst(types::I64, mask as i64));
+            for l in windows {
+                let window = load_window(b, bits, l.word + c, l.shift);
+                value = Some(match (value, l.invert) {
+                    (None, 0) => window,
+                    (None, invert) => b.ins().bxor_imm_u(window, invert as i64),
+                    (Some(v), 0) => b.ins().band(v, window),
+                    (Some(v), u64::MAX) => b.ins().band_not(v, window),
+                    (Some(v), invert) => {
+                        let window = b.ins().bxor_imm_u(window, invert as i64);
+                        b.ins().band(v, window)
+                    }
+                });
+            }
+            let value = value.unwrap_or_else(|| b.ins().iconst(types::I64, -1));
+            match (op.reduce, op.chunks) {
+                (false, _) => or_window(b, bits, op.head_word + c, op.head_shift, value),
+                (true, 1) => {
+                    let holds = b.ins().icmp_imm_u(IntCC::NotEqual, value, 0);
+                    let holds = b.ins().uextend(types::I64, holds);
+                    let bit = b.ins().ishl_imm_u(holds, i64::from(op.head_shift));
+                    or_word(b, bits, op.head_word, bit);
+                }
+                (true, _) => {
+                    let (set, go_on) = (b.create_block(), b.create_block());
+                    b.ins().brif(value, set, &[], go_on, &[]);
+                    b.switch_to_block(set);
+                    let bit = b.ins().iconst(types::I64, (1u64 << op.head_shift) as i64);
+                    or_word(b, bits, op.head_word, bit);
+                    b.ins().jump(done, &[]);
+                    b.switch_to_block(go_on);
+                }
+            }
+        }
+        b.ins().jump(done, &[]);
+        b.switch_to_block(done);
+    }
+}
+
+/// The memory accesses of the code: inside the array (checked before
+/// compiling) and aligned.
+const ACCESS: MemFlagsData = MemFlagsData::trusted();
+
+/// Word `word` of the array.
+fn load(b: &mut FunctionBuilder, bits: Value, word: u32) -> Value {
+    b.ins().load(types::I64, ACCESS, bits, 8 * word as i32)
+}
+
+/// The 64 bits from bit `64 * word + shift` on (`window` in words.rs).
+fn load_window(b: &mut FunctionBuilder, bits: Value, word: u32, shift: u32) -> Value {
+    let low = load(b, bits, word);
+    if shift == 0 {
+        return low;
+    }
+    let high = load(b, bits, word + 1);
+    let low = b.ins().ushr_imm_u(low, i64::from(shift));
+    let high = b.ins().ishl_imm_u(high, i64::from(64 - shift));
+    b.ins().bor(low, high)
+}
+
+/// Word `word` of the array |= `value`.
+fn or_word(b: &mut FunctionBuilder, bits: Value, word: u32, value: Value) {
+    let old = load(b, bits, word);
+    let new = b.ins().bor(old, value);
+    b.ins().store(ACCESS, new, bits, 8 * word as i32);
+}
+
+/// Sets the bits of `value` from bit `64 * word + shift` on (`or_window`
+/// in words.rs).
+fn or_window(b: &mut FunctionBuilder, bits: Value, word: u32, shift: u32, value: Value) {
+    let low = b.ins().ishl_imm_u(value, i64::from(shift));
+    or_word(b, bits, word, low);
+    if shift != 0 {
+        let high = b.ins().ushr_imm_u(value, i64::from(64 - shift));
+        or_word(b, bits, word + 1, high);
+    }
+}

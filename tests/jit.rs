@@ -1,0 +1,141 @@
+//! The word engine's native code against its interpreter: on several
+//! conformance and shipped games, one game compiled to native code and a
+//! copy interpreting the same operations follow the same seeded random
+//! playouts, and after every load and every `next` their bit arrays (the
+//! view, the `after` phase, the `does` bits) are equal word for word, as
+//! are the legal moves, the terminal test and the next state. The
+//! scrambled order of the states visited then makes both load states they
+//! did not compute themselves.
+
+mod common;
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::path::{Path, PathBuf};
+use tabula::engine::{EngineKind, Game, Machine, State};
+
+/// Random playouts per game and their step limit.
+const PLAYOUTS: u64 = 4;
+const MAX_STEPS: u32 = 200;
+
+/// The game on the word engine twice: native code, and interpreted.
+fn native_and_interpreted(path: &Path) -> (Game, Game) {
+    let mut native = common::open_game(path);
+    native.set_engine(EngineKind::Words);
+    assert_eq!(native.engine(), EngineKind::Words, "{}", path.display());
+    assert!(
+        native.runs_native_words(),
+        "{}: no native code",
+        path.display()
+    );
+    let mut interpreted = native.clone();
+    interpreted.set_native_words(false);
+    assert!(!interpreted.runs_native_words());
+    assert!(native.runs_native_words(), "the copy shares no switch");
+    (native, interpreted)
+}
+
+/// The bit arrays, legal moves and terminal test of both machines agree.
+fn agree(a: &Machine, b: &Machine, at: &str) {
+    let (Some(bits_a), Some(bits_b)) = (a.word_bits(), b.word_bits()) else {
+        panic!("{at}: not on the word engine");
+    };
+    assert_eq!(bits_a.len(), bits_b.len(), "{at}: bit arrays");
+    if let Some(w) = (0..bits_a.len()).find(|&w| bits_a[w] != bits_b[w]) {
+        panic!(
+            "{at}: word {w}, native {:#018x}, interpreted {:#018x}",
+            bits_a[w], bits_b[w]
+        );
+    }
+    assert_eq!(a.is_terminal(), b.is_terminal(), "{at}: terminal");
+    for role in 0..a.game().role_count() {
+        assert_eq!(
+            a.legal(role),
+            b.legal(role),
+            "{at}: legal moves of role {role}"
+        );
+    }
+}
+
+fn side_by_side(path: &Path) {
+    let (native, interpreted) = native_and_interpreted(path);
+    let (mut a, mut b) = (native.machine(), interpreted.machine());
+    let mut visited: Vec<State> = Vec::new();
+    let mut steps = 0;
+    for seed in 0..PLAYOUTS {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut state = native.initial();
+        for step in 0..MAX_STEPS {
+            let at = format!("{} seed {seed} step {step}", path.display());
+            a.set_state(&state);
+            b.set_state(&state);
+            agree(&a, &b, &at);
+            visited.push(state.clone());
+            if a.is_terminal() || a.check_playable().is_err() {
+                break;
+            }
+            let Ok(joint) = a.random_joint(&mut rng) else {
+                break;
+            };
+            let next = a.next(&joint).expect("next state");
+            assert_eq!(next, b.next(&joint).expect("next state"), "{at}: next");
+            agree(&a, &b, &format!("{at} after {joint:?}"));
+            state = next;
+            steps += 1;
+        }
+    }
+    assert!(steps > 0, "{}: no move was played", path.display());
+    let n = visited.len();
+    for k in 0..n {
+        let state = &visited[(k * 7919 + n / 2) % n];
+        a.set_state(state);
+        b.set_state(state);
+        agree(&a, &b, &format!("{}: jump {k}", path.display()));
+    }
+}
+
+fn repository(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+#[test]
+fn conformance_games_agree() {
+    let Some(dir) = common::shared("conformance/games") else {
+        return;
+    };
+    for game in [
+        "sheepAndWolf.kif",
+        "breakthrough.kif",
+        "chomp.kif",
+        "pawnWhopping.kif",
+        "connectFour.kif",
+        "checkersTiny.kif",
+        "othello-comp2007.kif",
+    ] {
+        side_by_side(&dir.join(game));
+    }
+}
+
+#[test]
+fn shipped_games_agree() {
+    for game in [
+        "games/pawn_whopping.rules",
+        "games/tablan.rules",
+        "games/pachisi.rules",
+    ] {
+        side_by_side(&repository(game));
+    }
+}
+
+/// A game moved to the word engine by the trial runs native code too.
+#[test]
+fn chosen_word_engine_runs_native_code() {
+    let Some(dir) = common::shared("conformance/games") else {
+        return;
+    };
+    let mut game = common::open_game(&dir.join("sheepAndWolf.kif"));
+    game.set_engine(EngineKind::Incremental);
+    game.prefer_cheaper_playouts();
+    assert_eq!(game.engine(), EngineKind::Words);
+    assert!(game.runs_native_words());
+}
