@@ -136,6 +136,7 @@ fn draw_unweighted<R: Rng>(legal: &[u32], rng: &mut R) -> u32 {
     legal[draw_below(legal.len() as u128, rng) as usize]
 }
 
+#[inline]
 pub fn draw_below<R: Rng>(total: u128, rng: &mut R) -> u128 {
     match u64::try_from(total) {
         Ok(small) => u128::from(rng.random_range(0..small)),
@@ -408,6 +409,12 @@ impl Game {
         self.net.roles[role].moves.len()
     }
 
+    /// Whether some chance move has a weight (its draw reads the state).
+    fn has_weighted_chance(&self) -> bool {
+        (self.net.random)
+            .is_some_and(|r| (0..self.move_count(r) as u32).any(|m| self.is_weighted(m)))
+    }
+
     /// Whether a `weight` rule names a chance move (as every die's outcome).
     pub fn is_weighted(&self, mv: u32) -> bool {
         self.net
@@ -591,6 +598,13 @@ impl Game {
         }
     }
 
+    /// Whether the word engine computes the goals in its bits (else its
+    /// goals run the goal plan over values copied out of them); false on the
+    /// other engines.
+    pub fn words_compute_goals(&self) -> bool {
+        self.words.as_deref().is_some_and(WordProgram::reads_goals)
+    }
+
     /// On the word engine, runs its operations as native code (compiled
     /// when the engine was chosen) or, with `false`, interprets them; tests
     /// compare the two. Elsewhere it does nothing.
@@ -663,9 +677,7 @@ impl Game {
     /// and may stop at a limit) or a chance move has a weight (its draw
     /// reads the loaded state).
     fn memo(&self) -> Option<Box<Memo>> {
-        let weighted = (self.net.random)
-            .is_some_and(|r| (0..self.move_count(r) as u32).any(|m| self.is_weighted(m)));
-        if self.rules.is_some() || weighted {
+        if self.rules.is_some() || self.has_weighted_chance() {
             return None;
         }
         let counts: Vec<usize> = (0..self.role_count()).map(|r| self.move_count(r)).collect();
@@ -1068,8 +1080,15 @@ impl<'g> Machine<'g> {
     }
 
     /// Computes the loaded state's `goal` slots on the machine's values
-    /// (a compiled engine).
+    /// (a compiled engine): on the word engine, where it computes them in
+    /// its bits, only the goal slots are copied out.
     fn evaluate_goal_slots(&mut self) {
+        if let (Some(program), Some(wm)) = (&self.game.words, &mut self.words)
+            && program.reads_goals()
+        {
+            program.goals_into(wm, &mut self.vals);
+            return;
+        }
         self.copy_counted_values();
         match self.counters {
             Some(_) => self.run_steps(self.game.propagation.goal_plan()),
@@ -1297,6 +1316,11 @@ impl<'g> Machine<'g> {
             }
             return played;
         }
+        if let Some(program) = self.game.words.as_deref()
+            && !self.game.has_weighted_chance()
+        {
+            return self.playout_words(program, state, rng, max_steps);
+        }
         self.set_state(state);
         let mut length = 0;
         while !self.is_terminal() {
@@ -1323,6 +1347,55 @@ impl<'g> Machine<'g> {
         let end = match self.goals() {
             Ok(goals) => End::Goals(goals),
             Err(e) => End::BadGoals(e),
+        };
+        Ok(Playout { length, end })
+    }
+
+    /// [`Machine::playout`] on the word engine, for a game whose chance
+    /// moves have no weight: each next state is loaded from the word
+    /// machine's own `next` slots without being copied out, and the state
+    /// is read back from the bits only where it is needed (at the end, and
+    /// before an error that names it). Out of line, as the other engines'
+    /// loop was.
+    #[inline(never)]
+    fn playout_words<R: Rng>(
+        &mut self,
+        program: &'g WordProgram,
+        state: &State,
+        rng: &mut R,
+        max_steps: u32,
+    ) -> Result<Playout, EngineError> {
+        self.set_state(state);
+        let net = &self.game.net;
+        let mut length = 0;
+        let unfinished = loop {
+            let wm = self.words.as_mut().expect("a word machine");
+            if program.is_terminal(wm) {
+                break false;
+            }
+            if length == max_steps {
+                break true;
+            }
+            if self.legal.iter().any(Vec::is_empty) {
+                // The error names the loaded state.
+                program.state_into(wm, &mut self.state.bits);
+            }
+            self.pick_random(rng)?;
+            let wm = self.words.as_mut().expect("a word machine");
+            let does =
+                (self.joint.iter().enumerate()).map(|(r, &m)| net.roles[r].moves[m as usize].does);
+            program.step(wm, does);
+            program.advance(wm, &mut self.legal);
+            length += 1;
+        };
+        let wm = self.words.as_ref().expect("a word machine");
+        program.state_into(wm, &mut self.state.bits);
+        let end = match unfinished {
+            true => End::Unfinished,
+            false => match self.goals() {
+                Ok(goals) => End::Goals(goals),
+                Err(e) => End::BadGoals(e),
+            },
         };
         Ok(Playout { length, end })
     }

@@ -38,14 +38,24 @@
 //! The next state sets the chosen moves' `does` bits (kept until the next
 //! moves) and runs, the same way, the `after` units reading a changed bit
 //! and those of the rules filed under the moves made last time and now,
-//! then copies the `next` slots' words out. Every machine starts from the
-//! initial state's bits, and loading the initial state again (a new
-//! playout) restores them. Holds: the same values as the reference
-//! engine's plans (`tests/differential.rs`). Games with recursive
+//! then copies the `next` slots' words out; a playout's step
+//! ([`WordProgram::step`], [`WordProgram::advance`]) skips that copy and
+//! loads the next state from the `next` slots inside the array, and reads
+//! the state back from the base slots only where it is needed. Every
+//! machine starts from the initial state's bits, and loading the initial
+//! state again (a new playout) restores them.
+//!
+//! Goals: the goal plan's slots outside the view are a phase of their own,
+//! compiled after every other operation and run whole when goals are
+//! asked; a role's goals are read from its goal slots' bits. Where that
+//! cannot be (a goal value computed at play time, a goal slot the `after`
+//! phase computes too), the machine runs the goal plan over values copied
+//! out of the bits. Holds: the same values as the reference engine's plans
+//! (`tests/differential.rs`, `tests/word_steps.rs`). Games with recursive
 //! components or numbers computed at play time are not taken (their plans
 //! have steps other than single slots).
 
-use super::compile::{BASE0, Net, PlanStep, SLOT_FALSE, SLOT_TRUE};
+use super::compile::{BASE0, GoalValue, Net, PlanStep, SLOT_FALSE, SLOT_TRUE};
 use super::jit::{Calls, NativeCode};
 use crate::ground::{GTerm, GroundAtom, TermId, TermTable};
 use crate::syntax::Symbols;
@@ -249,6 +259,15 @@ struct RoleLegal {
     unsorted: bool,
 }
 
+/// The goals as word operations: the goal plan's slots outside the view
+/// (a phase run whole when goals are asked), and every role's goal slots
+/// with their bits.
+#[derive(Clone, Debug)]
+struct Goals {
+    phase: Phase,
+    slots: Vec<(u32, u32)>,
+}
+
 /// One move's triggered rules: (level, unit, start, end) ranges of `ops`,
 /// in unit order (so in level order too).
 type Triggered = Vec<(u32, u32, u32, u32)>;
@@ -302,13 +321,16 @@ pub struct WordProgram {
     view: Phase,
     units: Units,
     after: Phase,
-    /// Per move slot (`first_input + i`): its bit and its triggered rules.
-    does: Vec<(u32, Triggered)>,
+    /// Per move slot (`first_input + i`): its bit, its triggered rules and
+    /// their distinct units.
+    does: Vec<(u32, Triggered, Vec<u32>)>,
     first_input: u32,
     legal: Vec<RoleLegal>,
     terminal: u32,
     /// Copies of the `next` slots into the next state (by state word).
     next: Vec<Transfer>,
+    /// The goals read from the bits, where the program computes them.
+    goals: Option<Goals>,
     /// The work of running the view, and the `after` phase, whole.
     whole_cost: (u64, u64),
     /// Whether every load and step runs the phases whole instead of the
@@ -628,6 +650,107 @@ impl Emitter<'_> {
         }
     }
 
+    /// Compiles the rules of a phase's derived `slots` level by level, the
+    /// instances of one rule as written making one family, and places the
+    /// slots no rule computes.
+    fn phase(
+        &mut self,
+        net: &Net,
+        slots: &[u32],
+        level: &[u32],
+        shape: &[u32],
+    ) -> Result<Phase, &'static str> {
+        let top = slots.iter().map(|&s| level[s as usize]).max().unwrap_or(0);
+        let mut levels = Vec::with_capacity(top as usize);
+        for l in 1..=top {
+            let start = self.ops.len() as u32;
+            let mut families: IndexMap<Vec<u32>, Vec<Instance>, FxBuildHasher> =
+                IndexMap::default();
+            for &s in slots.iter().filter(|&&s| level[s as usize] == l) {
+                for r in slot_rules(net, s) {
+                    let lits = rule_body(net, r);
+                    let mut key = vec![shape[s as usize]];
+                    key.extend(
+                        lits.iter()
+                            .map(|&l| shape[(l >> 1) as usize] << 1 | (l & 1)),
+                    );
+                    families
+                        .entry(key)
+                        .or_default()
+                        .push(Instance { head: s, lits });
+                }
+            }
+            for family in families.values() {
+                self.family(family)?;
+            }
+            for &s in slots.iter().filter(|&&s| level[s as usize] == l) {
+                if self.layout.position[s as usize] == UNPLACED {
+                    self.layout.place_slot(s)?;
+                }
+            }
+            levels.push((start, self.ops.len() as u32));
+        }
+        let clear = word_masks(slots.iter().map(|&s| self.layout.position[s as usize]));
+        Ok(Phase { clear, levels })
+    }
+
+    /// The goals read from the bits: the goal plan's slots outside the
+    /// view compiled as a phase of their own, after every other operation.
+    /// `phase_of` is 1 for a slot the view computes, 2 for one of the
+    /// `after` phase. `None`, leaving the program as it was, where that
+    /// cannot be: a goal value computed at play time, a goal plan with
+    /// steps other than single slots, a slot of the `after` phase in it
+    /// (its bits must keep the next state's value), a rule filed under a
+    /// move, or an array grown too large.
+    fn goals(&mut self, net: &Net, phase_of: &[u8], level: &[u32], shape: &[u32]) -> Option<Goals> {
+        let written =
+            (net.roles.iter().flat_map(|r| &r.goals)).all(|g| matches!(g.1, GoalValue::Const(_)));
+        let plan = single_slots(&net.goal).ok().filter(|_| written)?;
+        let own: Vec<u32> = (plan.into_iter())
+            .filter(|&s| phase_of[s as usize] != 1)
+            .collect();
+        let mut is_own = vec![false; net.slots];
+        own.iter().for_each(|&s| is_own[s as usize] = true);
+        let filed_under_moves = (net.early.iter().chain(&net.triggered))
+            .flatten()
+            .any(|&(head, _)| is_own[head as usize]);
+        let placed = |s: u32| self.layout.position[s as usize] != UNPLACED;
+        let reads_unplaced = (own.iter().flat_map(|&s| slot_rules(net, s)))
+            .flat_map(|r| rule_body(net, r))
+            .any(|&l| !placed(l >> 1) && !is_own[(l >> 1) as usize]);
+        if filed_under_moves || reads_unplaced || own.iter().any(|&s| phase_of[s as usize] == 2) {
+            return None;
+        }
+        // Most are placed already, with the other atoms of their grid.
+        let unplaced: Vec<u32> = own.iter().copied().filter(|&s| !placed(s)).collect();
+        let before = (
+            self.ops.len(),
+            self.lits.len(),
+            self.masks.len(),
+            self.reach,
+            self.layout.taken.len(),
+        );
+        let phase = self.phase(net, &own, level, shape);
+        let position = &self.layout.position;
+        let bit = |s: u32| Some(position[s as usize]).filter(|&b| b != UNPLACED);
+        let slots: Option<Vec<(u32, u32)>> = (net.roles.iter().flat_map(|r| &r.goals))
+            .map(|&(s, _)| Some((s, bit(s)?)))
+            .collect();
+        match (phase, slots) {
+            (Ok(phase), Some(slots)) => Some(Goals { phase, slots }),
+            _ => {
+                // Back to the program without the goal phase.
+                self.ops.truncate(before.0);
+                self.lits.truncate(before.1);
+                self.masks.truncate(before.2);
+                self.reach = before.3;
+                self.layout.taken.truncate(before.4);
+                (unplaced.iter()).for_each(|&s| self.layout.position[s as usize] = UNPLACED);
+                None
+            }
+        }
+    }
+
     /// Compiles one family: groups its instances by where their literals
     /// lie from the anchor, places unplaced heads mirroring the anchor (one
     /// region per group), then emits one operation per run of instances
@@ -786,6 +909,17 @@ fn transfers(pairs: impl Iterator<Item = (u32, u32)>) -> Vec<Transfer> {
     out
 }
 
+/// The rules of derived slot `s`.
+fn slot_rules(net: &Net, s: u32) -> std::ops::Range<u32> {
+    let d = (s - net.first_derived) as usize;
+    net.slot_rules[d]..net.slot_rules[d + 1]
+}
+
+/// The literals of a rule (`slot << 1 | negated`).
+fn rule_body(net: &Net, rule: u32) -> &[u32] {
+    &net.lits[net.rule_lits[rule as usize] as usize..net.rule_lits[rule as usize + 1] as usize]
+}
+
 /// The slots of a plan, or why the word engine does not take it.
 fn single_slots(plan: &[PlanStep]) -> Result<Vec<u32>, &'static str> {
     plan.iter()
@@ -825,14 +959,8 @@ impl WordProgram {
                 triggered_of[head as usize].push((i as u32, rule));
             }
         }
-        let rules_of = |s: u32| {
-            let d = (s - net.first_derived) as usize;
-            net.slot_rules[d]..net.slot_rules[d + 1]
-        };
-        let body = |rule: u32| {
-            &net.lits
-                [net.rule_lits[rule as usize] as usize..net.rule_lits[rule as usize + 1] as usize]
-        };
+        let rules_of = |s: u32| slot_rules(net, s);
+        let body = |rule: u32| rule_body(net, rule);
         // Levels: one more than the highest slot a rule of the slot reads.
         let mut level = vec![0u32; net.slots];
         for s in net.first_derived..net.slots as u32 {
@@ -849,38 +977,7 @@ impl WordProgram {
         };
         let mut phases = Vec::new();
         for slots in [&view, &after] {
-            let top = slots.iter().map(|&s| level[s as usize]).max().unwrap_or(0);
-            let mut levels = Vec::with_capacity(top as usize);
-            for l in 1..=top {
-                let start = emitter.ops.len() as u32;
-                let mut families: IndexMap<Vec<u32>, Vec<Instance>, FxBuildHasher> =
-                    IndexMap::default();
-                for &s in slots.iter().filter(|&&s| level[s as usize] == l) {
-                    for r in rules_of(s) {
-                        let lits = body(r);
-                        let mut key = vec![shape[s as usize]];
-                        key.extend(
-                            lits.iter()
-                                .map(|&l| shape[(l >> 1) as usize] << 1 | (l & 1)),
-                        );
-                        families
-                            .entry(key)
-                            .or_default()
-                            .push(Instance { head: s, lits });
-                    }
-                }
-                for family in families.values() {
-                    emitter.family(family)?;
-                }
-                for &s in slots.iter().filter(|&&s| level[s as usize] == l) {
-                    if emitter.layout.position[s as usize] == UNPLACED {
-                        emitter.layout.place_slot(s)?;
-                    }
-                }
-                levels.push((start, emitter.ops.len() as u32));
-            }
-            let clear = word_masks(slots.iter().map(|&s| emitter.layout.position[s as usize]));
-            phases.push(Phase { clear, levels });
+            phases.push(emitter.phase(net, slots, &level, &shape)?);
         }
         // The rules filed under each move, packed as the phases' are (one
         // move's rules differ only by the cells they read, as the phases'
@@ -915,8 +1012,14 @@ impl WordProgram {
                 );
             }
             let slot = net.first_input + i as u32;
-            does.push((emitter.layout.position[slot as usize], ranges));
+            does.push((emitter.layout.position[slot as usize], ranges, Vec::new()));
         }
+        // Goals from the bits, compiled last so that the other phases'
+        // layout does not depend on them.
+        let mut phase_of = vec![0u8; net.slots];
+        view.iter().for_each(|&s| phase_of[s as usize] = 1);
+        after.iter().for_each(|&s| phase_of[s as usize] = 2);
+        let goals = emitter.goals(net, &phase_of, &level, &shape);
         let Emitter {
             mut ops,
             lits,
@@ -954,7 +1057,7 @@ impl WordProgram {
         let shared = (view.clear.iter())
             .any(|&(w, m)| (after.clear.iter()).any(|&(v, n)| v == w && m & n != 0));
         let triggered: Vec<(u32, u32)> = (does.iter())
-            .flat_map(|d: &(u32, Triggered)| d.1.iter().map(|r| (r.0, r.2)))
+            .flat_map(|d: &(u32, Triggered, Vec<u32>)| d.1.iter().map(|r| (r.0, r.2)))
             .collect();
         let units = match shared {
             true => Units::default(),
@@ -963,7 +1066,7 @@ impl WordProgram {
                 let (units, unit_of) =
                     Units::new(&mut ops, &lits, &masks, phases, &triggered, words);
                 let mut unit_of = unit_of.into_iter();
-                for (_, rules) in &mut does {
+                for (_, rules, _) in &mut does {
                     for r in rules.iter_mut() {
                         r.1 = unit_of.next().unwrap_or(0);
                     }
@@ -972,6 +1075,10 @@ impl WordProgram {
                 units
             }
         };
+        for (_, rules, units) in &mut does {
+            units.extend(rules.iter().map(|r| r.1));
+            units.dedup();
+        }
         let mut program = WordProgram {
             words,
             ops,
@@ -988,6 +1095,7 @@ impl WordProgram {
             legal,
             terminal: layout.position[net.terminal as usize],
             next,
+            goals,
             whole_cost: (0, 0),
             whole: false,
             position: layout.position,
@@ -1356,23 +1464,40 @@ impl WordProgram {
     /// units whose input changed, once a view is loaded), then every role's
     /// legal moves (in move order).
     pub fn load(&self, m: &mut WordMachine, state: &[u64], legal: &mut [Vec<u32>]) {
-        self.load_with::<false>(m, state, legal);
+        self.load_with::<false>(m, Some(state), legal);
+    }
+
+    /// Loads the state the last [`WordProgram::step`] computed, from its
+    /// `next` slots inside the array (the state itself was never copied
+    /// out: [`WordProgram::state_into`] gives it once loaded).
+    pub fn advance(&self, m: &mut WordMachine, legal: &mut [Vec<u32>]) {
+        debug_assert!(m.next_held, "advance follows a step");
+        self.load_with::<false>(m, None, legal);
+    }
+
+    /// The loaded state's words, read from its base slots.
+    pub fn state_into(&self, m: &WordMachine, out: &mut [u64]) {
+        copy_out(&m.bits, &self.load, out);
     }
 
     /// [`WordProgram::load`], adding its work to the machine's count
     /// ([`WordProgram::work`]).
     pub fn load_counting(&self, m: &mut WordMachine, state: &[u64], legal: &mut [Vec<u32>]) {
-        self.load_with::<true>(m, state, legal);
+        self.load_with::<true>(m, Some(state), legal);
     }
 
+    /// Loads `state`, or with `None` the state the machine's `next` slots
+    /// hold (the last step's).
     fn load_with<const COUNT: bool>(
         &self,
         m: &mut WordMachine,
-        state: &[u64],
+        state: Option<&[u64]>,
         legal: &mut [Vec<u32>],
     ) {
-        let own = std::mem::take(&mut m.next_held) && m.last_next[..] == *state;
-        if !own && !self.units.units.is_empty() && self.initial.0[..] == *state {
+        let held = std::mem::take(&mut m.next_held);
+        let own = held && state.is_none_or(|state| m.last_next[..] == *state);
+        let restart = || state.is_some_and(|state| self.initial.0[..] == *state);
+        if !own && !self.units.units.is_empty() && restart() {
             // Back to the start (a new playout): the bits of the start.
             m.bits.copy_from_slice(&self.initial.1);
             m.scheduled.iter_mut().for_each(|w| *w = 0);
@@ -1405,10 +1530,9 @@ impl WordProgram {
         if COUNT {
             m.work += copies.len() as u64;
         }
-        if own {
-            apply(bits, copies, |bits, w| bits[w]);
-        } else {
-            apply(bits, copies, |_, w| state[w]);
+        match state {
+            Some(state) if !own => apply(bits, copies, |_, w| state[w]),
+            _ => apply(bits, copies, |bits, w| bits[w]),
         }
         if incremental {
             for (&(w, mask), &old) in self.base_clear.iter().zip(m.saved.iter()) {
@@ -1473,7 +1597,13 @@ impl WordProgram {
     /// input changed (the state loaded since, or the moves, whose rules are
     /// run by their units).
     pub fn next(&self, m: &mut WordMachine, does: impl Iterator<Item = u32>, out: &mut [u64]) {
-        self.next_with::<false>(m, does, out);
+        self.next_with::<false>(m, does, Some(out));
+    }
+
+    /// [`WordProgram::next`] without copying the next state out: only
+    /// [`WordProgram::advance`] reads it, from the array.
+    pub fn step(&self, m: &mut WordMachine, does: impl Iterator<Item = u32>) {
+        self.next_with::<false>(m, does, None);
     }
 
     /// [`WordProgram::next`], adding its work to the machine's count
@@ -1484,14 +1614,14 @@ impl WordProgram {
         does: impl Iterator<Item = u32>,
         out: &mut [u64],
     ) {
-        self.next_with::<true>(m, does, out);
+        self.next_with::<true>(m, does, Some(out));
     }
 
     fn next_with<const COUNT: bool>(
         &self,
         m: &mut WordMachine,
         does: impl Iterator<Item = u32>,
-        out: &mut [u64],
+        out: Option<&mut [u64]>,
     ) {
         let incremental = !self.whole && m.after_loaded && !self.units.units.is_empty();
         let WordMachine {
@@ -1524,8 +1654,8 @@ impl WordProgram {
             let made = (previous.iter().map(|&i| (i, &moves[..])))
                 .chain(moves.iter().map(|&i| (i, &previous[..])));
             for (i, other) in made {
-                for r in &self.does[i as usize].1 {
-                    scheduled[(r.1 / 64) as usize] |= 1 << (r.1 % 64);
+                for &u in &self.does[i as usize].2 {
+                    scheduled[(u / 64) as usize] |= 1 << (u % 64);
                 }
                 if !other.contains(&i) {
                     let bit = bit_of(i);
@@ -1565,14 +1695,45 @@ impl WordProgram {
         if COUNT {
             m.work += self.next.len() as u64;
         }
-        let bits = &m.bits;
-        out.iter_mut().for_each(|w| *w = 0);
-        for t in &self.next {
-            let at = 64 * t.word as i64 + t.shift;
-            out[t.word as usize] |= window(bits, (at / 64) as usize, (at % 64) as u32) & t.mask;
-        }
         m.last_next.clear();
-        m.last_next.extend_from_slice(out);
+        if let Some(out) = out {
+            copy_out(&m.bits, &self.next, out);
+            m.last_next.extend_from_slice(out);
+        }
         m.next_held = true;
+    }
+
+    /// Whether goals are read from the bits ([`WordProgram::goals_into`]);
+    /// otherwise the machine runs the goal plan over the values.
+    pub fn reads_goals(&self) -> bool {
+        self.goals.is_some()
+    }
+
+    /// Computes the goal slots of the loaded state (the goal phase, whole)
+    /// and writes their values into `vals` (by slot).
+    pub fn goals_into(&self, m: &mut WordMachine, vals: &mut [bool]) {
+        let Some(goals) = &self.goals else {
+            return;
+        };
+        for &(w, mask) in &goals.phase.clear {
+            m.bits[w as usize] &= !mask;
+        }
+        for &(start, end) in &goals.phase.levels {
+            self.run(&mut m.bits, start, end);
+        }
+        for &(s, bit) in &goals.slots {
+            vals[s as usize] = m.bits[(bit / 64) as usize] >> (bit % 64) & 1 == 1;
+        }
+    }
+}
+
+/// Copies words of the array into a state's words: each transfer's bits of
+/// state word `word` from bit `64 * word + shift` of the array.
+#[inline(always)]
+fn copy_out(bits: &[u64], transfers: &[Transfer], out: &mut [u64]) {
+    out.iter_mut().for_each(|w| *w = 0);
+    for t in transfers {
+        let at = 64 * t.word as i64 + t.shift;
+        out[t.word as usize] |= window(bits, (at / 64) as usize, (at % 64) as u32) & t.mask;
     }
 }
