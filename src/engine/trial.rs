@@ -32,7 +32,8 @@ const TRIAL_PLAYOUT: u32 = 200;
 /// of the two is below 0.48 ran faster on the word engine, and the first
 /// that ran slower was at 0.56. With the operations as native code
 /// (session 14) a unit of word work costs less, but that first loser
-/// (`tests/games/modulo.rules`) still loses, so the margin stays.
+/// (`tests/games/modulo.rules`) still loses choosing units, so the margin
+/// stays.
 const MARGIN: u64 = 2;
 
 /// Run whole with native code (session 14), the word engine plays when its
@@ -44,8 +45,8 @@ const MARGIN: u64 = 2;
 /// conformance, shipped and test games (docs/ENGINES.md, "Session 14: the
 /// phases run whole"): every game it moves plays faster there, and the
 /// games it keeps are within 12% either way but eightPuzzle, whose
-/// thousands of rules filed under a move are interpreted (11 times slower
-/// on words).
+/// hundreds of rules filed under each move are interpreted (11 times
+/// slower on words).
 const NATIVE_SHARE: u64 = 16;
 const OTHER_WEIGHT: (u64, u64) = (3, 2);
 
