@@ -12,7 +12,7 @@ use common::{games_in, open_game as open};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tabula::engine::perft::perft;
 use tabula::engine::{EngineKind, Game, Machine, State};
 use tabula::syntax::Syntax;
@@ -266,10 +266,6 @@ fn rules_agree(path: &Path, reference: &Game) {
     }
 }
 
-fn repository(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
-
 #[test]
 fn conformance_games_agree() {
     let Some(dir) = common::shared("conformance/games") else {
@@ -280,21 +276,21 @@ fn conformance_games_agree() {
 
 #[test]
 fn shipped_games_agree() {
-    games_in(&repository("games"))
+    games_in(&common::repository("games"))
         .iter()
         .for_each(|p| differential(p));
 }
 
 #[test]
 fn shipped_variants_agree() {
-    games_in(&repository("games/variants"))
+    games_in(&common::repository("games/variants"))
         .iter()
         .for_each(|p| differential(p));
 }
 
 #[test]
 fn test_games_agree() {
-    games_in(&repository("tests/games"))
+    games_in(&common::repository("tests/games"))
         .iter()
         .for_each(|p| differential(p));
 }

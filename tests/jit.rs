@@ -12,7 +12,7 @@ mod common;
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tabula::engine::{EngineKind, Game, Machine, State};
 
 /// Random playouts per game and their step limit.
@@ -110,10 +110,6 @@ fn both_ways((native, interpreted): (Game, Game), path: &Path) {
     }
 }
 
-fn repository(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
-
 #[test]
 fn conformance_games_agree() {
     let Some(dir) = common::shared("conformance/games") else {
@@ -139,7 +135,7 @@ fn shipped_games_agree() {
         "games/tablan.rules",
         "games/pachisi.rules",
     ] {
-        side_by_side(&repository(game));
+        side_by_side(&common::repository(game));
     }
 }
 

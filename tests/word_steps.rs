@@ -12,7 +12,7 @@ mod common;
 use common::{games_in, open_game as open};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tabula::engine::{EngineKind, Game};
 
 /// Random walks per game and their step limit.
@@ -93,10 +93,6 @@ fn agree_in(dir: &Path) -> Vec<String> {
     computed
 }
 
-fn repository(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
-
 #[test]
 fn conformance_games_agree() {
     let Some(dir) = common::shared("conformance/games") else {
@@ -110,15 +106,15 @@ fn conformance_games_agree() {
 
 #[test]
 fn shipped_games_agree() {
-    let computed = agree_in(&repository("games"));
+    let computed = agree_in(&common::repository("games"));
     assert!(
         computed.iter().any(|c| c == "pawn_whopping.rules"),
         "{computed:?}"
     );
-    agree_in(&repository("games/variants"));
+    agree_in(&common::repository("games/variants"));
 }
 
 #[test]
 fn test_games_agree() {
-    agree_in(&repository("tests/games"));
+    agree_in(&common::repository("tests/games"));
 }

@@ -214,6 +214,12 @@ impl Scenario {
     }
 }
 
+/// A file or folder of the repository, from its path relative to the
+/// crate root.
+pub fn repository(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
 /// The absolute path of a file of the repository, as a transcript names
 /// its game.
 pub fn absolute(rel: &str) -> String {
