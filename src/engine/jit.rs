@@ -40,8 +40,7 @@ const OPS_PER_FUNCTION: usize = 256;
 /// The largest program compiled, in [`Op::cost`] units summed over the
 /// requested ranges (about one emitted load and AND each): above it the
 /// engine interprets, so compiling never takes long. The largest shipped
-/// program, Chaupar's, has about 124,000 and compiles in about 0.7 s of
-/// CPU.
+/// game's program has about 124,000 and compiles in about 0.7 s of CPU.
 pub const MAX_WORK: u64 = 1 << 18;
 
 /// A compiled function: runs its operations on the bit array at the
@@ -224,7 +223,7 @@ impl Program<'_> {
         // verifier would double the compile time.
         flags.set("enable_verifier", "false")?;
         // The operations are already what to run: cranelift's optimizer
-        // made the code 0.6% faster (sheepAndWolf) and compiled 1.5x longer.
+        // made a board game's playouts 0.6% faster and compiled 1.5x longer.
         flags.set("opt_level", "none")?;
         let isa = cranelift_native::builder()?.finish(settings::Flags::new(flags))?;
         let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));

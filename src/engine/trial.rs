@@ -31,9 +31,9 @@ const TRIAL_PLAYOUT: u32 = 200;
 /// (docs/ENGINES.md, "Which engine runs playouts"), every game whose ratio
 /// of the two is below 0.48 ran faster on the word engine, and the first
 /// that ran slower was at 0.56. With the operations as native code
-/// (session 14) a unit of word work costs less, but that first loser
-/// (`tests/games/modulo.rules`) still loses choosing units, so the margin
-/// stays.
+/// (session 14) a unit of word work costs less, but that first loser (a
+/// test game of sums modulo a number) still loses choosing units, so the
+/// margin stays.
 const MARGIN: u64 = 2;
 
 /// Run whole with native code (session 14), the word engine plays when its
@@ -44,7 +44,7 @@ const MARGIN: u64 = 2;
 /// and the other work one and a half. Fitted on the conformance, shipped
 /// and test games (docs/ENGINES.md, "Session 14: the phases run whole"):
 /// every game it moves plays faster there, by instructions and on the
-/// clock; a sixteenth moved KriegTictactoe, whose native code (thousands
+/// clock; a sixteenth moved a conformance game whose native code (thousands
 /// of operations a step) ran in fewer instructions but three times slower
 /// on the clock, out of the instruction cache.
 const NATIVE_SHARE: u64 = 8;
