@@ -3,11 +3,13 @@
 //! In: a word program's operations, literals and chunk masks
 //! ([`super::words`]), the size of its bit array in words, and the ranges
 //! of operations the engine runs as one piece (a unit, the whole view, a
-//! level of `after`). Out: [`NativeCode`], one function per piece of at
-//! most [`OPS_PER_FUNCTION`] operations, and per requested range a
-//! [`Calls`] naming the functions that run it; or `Err` with the reason
-//! (no cranelift backend for the host, a failed compilation, a program
-//! over [`MAX_WORK`]), and the engine interprets.
+//! level of `after`), each with the word moves run before it (clearing a
+//! phase's bits, copying the next state's bits into the state's: a
+//! [`Piece`]). Out: [`NativeCode`], one function per piece of at most
+//! [`OPS_PER_FUNCTION`] operations, and per requested range a [`Calls`]
+//! naming the functions that run it; or `Err` with the reason (no
+//! cranelift backend for the host, a failed compilation, a program over
+//! [`MAX_WORK`]), and the engine interprets.
 //!
 //! Each function takes the bit array's address and does exactly what
 //! `WordProgram::run` does for its range, operation by operation: a gate
@@ -46,6 +48,24 @@ pub const MAX_WORK: u64 = 1 << 18;
 /// A compiled function: runs its operations on the bit array at the
 /// address given.
 type WordFunction = unsafe extern "C" fn(*mut u64);
+
+/// A word move done before a range's operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WordMove {
+    /// `bits[word] &= !mask`.
+    Clear { word: u32, mask: u64 },
+    /// Bits `mask` of word `word` are ORed in `shift` bits further on
+    /// (bit `b` to bit `64 * word + b + shift`, at or above zero).
+    Copy { word: u32, shift: i64, mask: u64 },
+}
+
+/// One range of operations to compile, with the word moves its first
+/// function does before them.
+#[derive(Clone, Copy, Debug)]
+pub struct Piece<'p> {
+    pub ops: (u32, u32),
+    pub before: &'p [WordMove],
+}
 
 /// The functions `functions[start..end]` of a [`NativeCode`], which run
 /// one requested range of operations.
@@ -105,16 +125,16 @@ impl NativeCode {
         }
     }
 
-    /// Compiles the operations of each of `ranges` (of `ops`) for a bit
-    /// array of `words` words; returns the code and each range's calls, in
-    /// order. A range equal to consecutive ranges before it reuses their
-    /// functions (a whole phase after its units).
+    /// Compiles the operations of each of `pieces` (of `ops`) for a bit
+    /// array of `words` words; returns the code and each piece's calls, in
+    /// order. A piece without word moves equal to consecutive pieces before
+    /// it reuses their functions (a whole phase after its units).
     pub fn compile(
         words: usize,
         ops: &[Op],
         lits: &[Lit],
         masks: &[u64],
-        ranges: &[(u32, u32)],
+        pieces: &[Piece],
     ) -> Result<(NativeCode, Vec<Calls>), String> {
         if words > i32::MAX as usize / 8 {
             return Err("the bit array is too large to address".into());
@@ -125,32 +145,48 @@ impl NativeCode {
             lits,
             masks,
         };
-        let mut pieces: FxHashMap<u32, (u32, Calls)> = FxHashMap::default();
-        let mut fresh: Vec<(u32, u32)> = Vec::new();
-        let mut calls = Vec::with_capacity(ranges.len());
+        let mut compiled: FxHashMap<u32, (u32, Calls)> = FxHashMap::default();
+        let mut fresh: Vec<Piece> = Vec::new();
+        let mut calls = Vec::with_capacity(pieces.len());
         let mut next_function = 0u32;
         let mut work = 0u64;
-        for &(start, end) in ranges {
-            if let Some(reused) = reuse(&pieces, start, end) {
+        for piece in pieces {
+            let (start, end) = piece.ops;
+            if piece.before.is_empty()
+                && let Some(reused) = reuse(&compiled, start, end)
+            {
                 calls.push(reused);
                 continue;
             }
+            program.check_moves(piece.before)?;
             let first = next_function;
-            for piece_start in (start..end).step_by(OPS_PER_FUNCTION) {
-                let piece_end = end.min(piece_start + OPS_PER_FUNCTION as u32);
-                program.check(piece_start, piece_end)?;
-                fresh.push((piece_start, piece_end));
+            let mut before = piece.before;
+            let mut function_start = start;
+            loop {
+                let function_end = end.min(function_start + OPS_PER_FUNCTION as u32);
+                program.check(function_start, function_end)?;
+                fresh.push(Piece {
+                    ops: (function_start, function_end),
+                    before: std::mem::take(&mut before),
+                });
                 next_function += 1;
+                function_start = function_end;
+                if function_start >= end {
+                    break;
+                }
             }
-            work += (ops[start as usize..end as usize].iter())
-                .map(|op| u64::from(op.cost()))
-                .sum::<u64>();
+            work += piece.before.len() as u64
+                + (ops[start as usize..end as usize].iter())
+                    .map(|op| u64::from(op.cost()))
+                    .sum::<u64>();
             if work > MAX_WORK {
                 return Err(format!("the program is over {MAX_WORK} units of work"));
             }
-            let range_calls = Calls(first, next_function);
-            pieces.insert(start, (end, range_calls));
-            calls.push(range_calls);
+            let piece_calls = Calls(first, next_function);
+            if piece.before.is_empty() {
+                compiled.insert(start, (end, piece_calls));
+            }
+            calls.push(piece_calls);
         }
         let code = program.emit(&fresh).map_err(|e| e.to_string())?;
         Ok((code, calls))
@@ -159,13 +195,13 @@ impl NativeCode {
 
 /// The functions of consecutive ranges compiled before that make up
 /// `start..end` exactly, if any (an empty range needs none).
-fn reuse(pieces: &FxHashMap<u32, (u32, Calls)>, start: u32, end: u32) -> Option<Calls> {
+fn reuse(compiled: &FxHashMap<u32, (u32, Calls)>, start: u32, end: u32) -> Option<Calls> {
     if start == end {
         return Some(Calls::default());
     }
     let (mut at, mut out) = (start, None::<Calls>);
     while at < end {
-        let &(piece_end, calls) = pieces.get(&at)?;
+        let &(piece_end, calls) = compiled.get(&at)?;
         out = match out {
             None => Some(calls),
             Some(so_far) if so_far.1 == calls.0 => Some(Calls(so_far.0, calls.1)),
@@ -212,12 +248,32 @@ impl Program<'_> {
         Ok(())
     }
 
+    /// Checks that every word `moves` read or write is inside the bit
+    /// array.
+    fn check_moves(&self, moves: &[WordMove]) -> Result<(), String> {
+        let inside = |word: i64| (0..self.words as i64).contains(&word);
+        let fits = moves.iter().all(|&m| match m {
+            WordMove::Clear { word, .. } => inside(word.into()),
+            WordMove::Copy { word, shift, .. } => {
+                let at = 64 * i64::from(word) + shift;
+                inside(word.into())
+                    && at >= 0
+                    && inside(at / 64)
+                    && inside(at / 64 + i64::from(at % 64 != 0))
+            }
+        });
+        match fits {
+            true => Ok(()),
+            false => Err("a word move reaches outside the bit array".into()),
+        }
+    }
+
     fn literals(&self, op: &Op) -> (&[Lit], &[Lit]) {
         self.lits[op.start as usize..op.end as usize].split_at(op.gates as usize)
     }
 
-    /// Compiles one function per range of operations, in order.
-    fn emit(&self, ranges: &[(u32, u32)]) -> Result<NativeCode, Box<dyn std::error::Error>> {
+    /// Compiles one function per piece, in order.
+    fn emit(&self, pieces: &[Piece]) -> Result<NativeCode, Box<dyn std::error::Error>> {
         let mut flags = settings::builder();
         // The code is checked by construction and by `tests/jit.rs`; the
         // verifier would double the compile time.
@@ -233,8 +289,9 @@ impl Program<'_> {
             .push(AbiParam::new(module.target_config().pointer_type()));
         let mut context = module.make_context();
         let mut builder_context = FunctionBuilderContext::new();
-        let mut ids = Vec::with_capacity(ranges.len());
-        for (n, &(start, end)) in ranges.iter().enumerate() {
+        let mut ids = Vec::with_capacity(pieces.len());
+        for (n, piece) in pieces.iter().enumerate() {
+            let (start, end) = piece.ops;
             let id = module.declare_function(&format!("ops{n}"), Linkage::Local, &signature)?;
             context.func.signature = signature.clone();
             context.func.name = UserFuncName::user(0, id.as_u32());
@@ -243,6 +300,9 @@ impl Program<'_> {
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
             let bits = b.block_params(entry)[0];
+            for &word_move in piece.before {
+                emit_move(&mut b, bits, word_move);
+            }
             for op in &self.ops[start as usize..end as usize] {
                 self.emit_op(&mut b, bits, op);
             }
@@ -331,6 +391,24 @@ impl Program<'_> {
         }
         b.ins().jump(done, &[]);
         b.switch_to_block(done);
+    }
+}
+
+/// Emits one word move (the interpreter's loops over a phase's clear
+/// masks and over the state's transfers in words.rs).
+fn emit_move(b: &mut FunctionBuilder, bits: Value, word_move: WordMove) {
+    match word_move {
+        WordMove::Clear { word, mask } => {
+            let old = load(b, bits, word);
+            let new = b.ins().band_imm_u(old, !mask as i64);
+            b.ins().store(ACCESS, new, bits, 8 * word as i32);
+        }
+        WordMove::Copy { word, shift, mask } => {
+            let value = load(b, bits, word);
+            let value = b.ins().band_imm_u(value, mask as i64);
+            let at = 64 * i64::from(word) + shift;
+            or_window(b, bits, (at / 64) as u32, (at % 64) as u32, value);
+        }
     }
 }
 

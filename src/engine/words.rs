@@ -56,7 +56,7 @@
 //! have steps other than single slots).
 
 use super::compile::{BASE0, GoalValue, Net, PlanStep, SLOT_FALSE, SLOT_TRUE};
-use super::jit::{Calls, NativeCode};
+use super::jit::{Calls, NativeCode, Piece, WordMove};
 use crate::ground::{GTerm, GroundAtom, TermId, TermTable};
 use crate::syntax::Symbols;
 use indexmap::IndexMap;
@@ -77,6 +77,10 @@ const MAX_BITS: usize = 1 << 26;
 /// this many times the atoms it holds (plus a word), else atoms are placed
 /// one after the other.
 const SPARSENESS: usize = 4;
+/// The most words of a role's moves, one bit each, that its legal moves
+/// are sorted through (set, then read in order); a role with more moves
+/// sorts its list.
+const MOVE_ORDER_WORDS: usize = 256;
 
 /// A word copy into the bit array: bits `mask` of source word `word` go
 /// `shift` bits further (bit `b` of the source and bit `64 * word + b +
@@ -255,8 +259,21 @@ struct RoleLegal {
     move_at: Vec<u32>,
     /// Moves whose `legal` slot is always true.
     always: Vec<u32>,
-    /// Whether moves read in bit order need sorting into move order.
-    unsorted: bool,
+    /// How moves read in bit order are put into move order.
+    order: MoveOrder,
+}
+
+/// How a role's legal moves, read in bit order, are put into move order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum MoveOrder {
+    /// Bit order is move order and no move is always legal.
+    #[default]
+    Bits,
+    /// Through a bit per move (this many words of the machine's scratch),
+    /// set then read in order.
+    Set(usize),
+    /// By sorting the list.
+    Sort,
 }
 
 /// The goals as word operations: the goal plan's slots outside the view
@@ -345,7 +362,10 @@ pub struct WordProgram {
 
 /// A program's operations as native code ([`super::jit`]) and the
 /// functions that run each unit, the whole view and each level of
-/// `after`. The rules filed under a move stay interpreted: one or two
+/// `after`, and the word moves before a phase run whole: loading the
+/// state the machine's own `next` slots hold (clearing the view and the
+/// base slots, copying the `next` slots in) and clearing the `after`
+/// phase. The rules filed under a move stay interpreted: one or two
 /// operations each, hundreds of them, their functions would cost more to
 /// compile than they save (docs/ENGINES.md, session 14).
 #[derive(Debug)]
@@ -354,6 +374,8 @@ struct Native {
     units: Vec<Calls>,
     view: Calls,
     after: Vec<Calls>,
+    reload: Calls,
+    clear_after: Calls,
 }
 
 /// One thread's bit array and scratch.
@@ -377,6 +399,9 @@ pub struct WordMachine {
     /// before.
     scheduled: Vec<u64>,
     saved: Vec<u64>,
+    /// A bit per move of the role with the most, zero between uses
+    /// ([`MoveOrder::Set`]).
+    move_order: Vec<u64>,
     /// The work done so far: [`Op::cost`] per operation run, plus one per
     /// word copied in or out and per `legal` word read.
     work: u64,
@@ -1125,8 +1150,9 @@ fn role_legal(
     position: &[u32],
 ) -> Result<RoleLegal, &'static str> {
     let mut out = RoleLegal::default();
-    let mut at = Vec::new();
+    let (mut at, mut moves) = (Vec::new(), 0);
     for (m, s) in legal_slots.enumerate() {
+        moves = m + 1;
         match s {
             SLOT_FALSE => {}
             SLOT_TRUE => out.always.push(m as u32),
@@ -1137,7 +1163,11 @@ fn role_legal(
         }
     }
     at.sort_unstable();
-    out.unsorted = !out.always.is_empty() || at.windows(2).any(|w| w[0].1 > w[1].1);
+    out.order = match !out.always.is_empty() || at.windows(2).any(|w| w[0].1 > w[1].1) {
+        false => MoveOrder::Bits,
+        true if moves <= 64 * MOVE_ORDER_WORDS => MoveOrder::Set(moves.div_ceil(64)),
+        true => MoveOrder::Sort,
+    };
     out.words = word_masks(at.iter().map(|a| a.0));
     if let (Some(first), Some(last)) = (at.first(), at.last()) {
         out.first = first.0;
@@ -1233,6 +1263,7 @@ impl WordProgram {
             next_held: false,
             scheduled: vec![0; self.units.units.len().div_ceil(64)],
             saved: vec![0; self.units.widest.max(self.base_clear.len())],
+            move_order: vec![0; self.move_order_words()],
             work: 0,
             scheduling: 0,
         }
@@ -1240,8 +1271,19 @@ impl WordProgram {
 
     /// The bytes of a machine's bit array and scratch.
     pub fn machine_bytes(&self) -> usize {
-        let scratch = self.units.widest.max(self.base_clear.len());
+        let scratch = self.units.widest.max(self.base_clear.len()) + self.move_order_words();
         8 * (self.words + self.units.units.len().div_ceil(64) + scratch)
+    }
+
+    /// The words of [`WordMachine::move_order`].
+    fn move_order_words(&self) -> usize {
+        (self.legal.iter())
+            .map(|role| match role.order {
+                MoveOrder::Set(words) => words,
+                MoveOrder::Bits | MoveOrder::Sort => 0,
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     /// Runs the operations `ops[start..end]`.
@@ -1309,20 +1351,43 @@ impl WordProgram {
     /// interpreter goes on, and the reason is returned.
     pub fn compile_native(&mut self) -> Result<(), String> {
         let view_end = self.view.levels.last().map_or(0, |l| l.1);
-        let mut ranges: Vec<(u32, u32)> = self.units.units.iter().map(|u| u.ops).collect();
-        ranges.push((0, view_end));
-        ranges.extend(&self.after.levels);
+        let clears = |masks: &[(u32, u64)]| -> Vec<WordMove> {
+            (masks.iter())
+                .map(|&(word, mask)| WordMove::Clear { word, mask })
+                .collect()
+        };
+        let mut reload = clears(&self.view.clear);
+        reload.extend(clears(&self.base_clear));
+        reload.extend(self.reload.iter().map(|t| WordMove::Copy {
+            word: t.word,
+            shift: t.shift,
+            mask: t.mask,
+        }));
+        let clear_after = clears(&self.after.clear);
+        let plain = |ops: (u32, u32)| Piece { ops, before: &[] };
+        let mut pieces: Vec<Piece> = self.units.units.iter().map(|u| plain(u.ops)).collect();
+        pieces.push(plain((0, view_end)));
+        pieces.extend(self.after.levels.iter().map(|&l| plain(l)));
+        for before in [&reload, &clear_after] {
+            pieces.push(Piece {
+                ops: (view_end, view_end),
+                before,
+            });
+        }
         let (code, calls) =
-            NativeCode::compile(self.words, &self.ops, &self.lits, &self.masks, &ranges)?;
+            NativeCode::compile(self.words, &self.ops, &self.lits, &self.masks, &pieces)?;
         let mut calls = calls.into_iter();
         let units = calls.by_ref().take(self.units.units.len()).collect();
         let view = calls.next().unwrap_or_default();
         let after = calls.by_ref().take(self.after.levels.len()).collect();
+        let (reload, clear_after) = (calls.next(), calls.next());
         self.native = Some(Arc::new(Native {
             code,
             units,
             view,
             after,
+            reload: reload.unwrap_or_default(),
+            clear_after: clear_after.unwrap_or_default(),
         }));
         Ok(())
     }
@@ -1504,35 +1569,20 @@ impl WordProgram {
             m.moves.clear();
             m.previous.clear();
             (m.view_loaded, m.after_loaded) = (true, true);
-            self.legal_into(&m.bits, legal);
+            self.legal_into(&m.bits, &mut m.move_order, legal);
             return;
         }
         let incremental = !self.whole && m.view_loaded && !self.units.units.is_empty();
-        if incremental {
-            for (&(w, mask), old) in self.base_clear.iter().zip(m.saved.iter_mut()) {
-                *old = m.bits[w as usize] & mask;
-            }
-        } else {
-            for &(w, mask) in &self.view.clear {
-                m.bits[w as usize] &= !mask;
-            }
+        match self.native.as_deref().filter(|_| own && !incremental) {
+            // The clears and the copies in one native function.
+            Some(native) => native.code.run(&mut m.bits, native.reload),
+            None => self.copy_in(m, state.filter(|_| !own), incremental),
         }
-        let bits = &mut m.bits;
-        for &(w, mask) in &self.base_clear {
-            bits[w as usize] &= !mask;
-        }
-        // The machine's own `next` slots (apart from the base slots, which
-        // the copies only set), or the state's words.
-        let copies = match own {
-            true => &self.reload,
-            false => &self.load,
-        };
         if COUNT {
-            m.work += copies.len() as u64;
-        }
-        match state {
-            Some(state) if !own => apply(bits, copies, |_, w| state[w]),
-            _ => apply(bits, copies, |bits, w| bits[w]),
+            m.work += match own {
+                true => self.reload.len(),
+                false => self.load.len(),
+            } as u64;
         }
         if incremental {
             for (&(w, mask), &old) in self.base_clear.iter().zip(m.saved.iter()) {
@@ -1555,27 +1605,61 @@ impl WordProgram {
             }
             m.view_loaded = true;
         }
-        self.legal_into(&m.bits, legal);
+        self.legal_into(&m.bits, &mut m.move_order, legal);
         if COUNT {
             m.work += self.legal.iter().map(|r| r.words.len() as u64).sum::<u64>();
         }
     }
 
-    /// Every role's legal moves (in move order) from the loaded view.
-    fn legal_into(&self, bits: &[u64], legal: &mut [Vec<u32>]) {
+    /// Clears the base slots (and the view, when it is run whole) and
+    /// copies in `state`'s words, or with `None` the machine's own `next`
+    /// slots; when the view is `incremental`, first keeps the base words
+    /// (to compare after).
+    fn copy_in(&self, m: &mut WordMachine, state: Option<&[u64]>, incremental: bool) {
+        if incremental {
+            for (&(w, mask), old) in self.base_clear.iter().zip(m.saved.iter_mut()) {
+                *old = m.bits[w as usize] & mask;
+            }
+        } else {
+            for &(w, mask) in &self.view.clear {
+                m.bits[w as usize] &= !mask;
+            }
+        }
+        let bits = &mut m.bits;
+        for &(w, mask) in &self.base_clear {
+            bits[w as usize] &= !mask;
+        }
+        // The machine's own `next` slots (apart from the base slots, which
+        // the copies only set), or the state's words.
+        match state {
+            Some(state) => apply(bits, &self.load, |_, w| state[w]),
+            None => apply(bits, &self.reload, |bits, w| bits[w]),
+        }
+    }
+
+    /// Every role's legal moves (in move order) from the loaded view;
+    /// `move_order` is the machine's scratch, zero before and after.
+    fn legal_into(&self, bits: &[u64], move_order: &mut [u64], legal: &mut [Vec<u32>]) {
         for (role, out) in self.legal.iter().zip(legal.iter_mut()) {
             out.clear();
-            for &(w, mask) in &role.words {
-                let mut set = bits[w as usize] & mask;
-                while set != 0 {
-                    let bit = 64 * w + set.trailing_zeros();
-                    set &= set - 1;
-                    out.push(role.move_at[(bit - role.first) as usize]);
+            let legal_moves = (role.words.iter()).flat_map(|&(w, mask)| {
+                let set = bits[w as usize] & mask;
+                set_bits(set).map(move |b| role.move_at[(64 * w + b - role.first) as usize])
+            });
+            match role.order {
+                MoveOrder::Bits => out.extend(legal_moves),
+                MoveOrder::Set(words) => {
+                    for m in legal_moves.chain(role.always.iter().copied()) {
+                        move_order[(m / 64) as usize] |= 1 << (m % 64);
+                    }
+                    for (i, word) in move_order[..words].iter_mut().enumerate() {
+                        out.extend(set_bits(std::mem::take(word)).map(|b| 64 * i as u32 + b));
+                    }
                 }
-            }
-            if role.unsorted {
-                out.extend_from_slice(&role.always);
-                out.sort_unstable();
+                MoveOrder::Sort => {
+                    out.extend(legal_moves.chain(role.always.iter().copied()));
+                    out.sort_unstable();
+                }
             }
         }
     }
@@ -1669,8 +1753,13 @@ impl WordProgram {
             let all = self.units.units.len() as u32;
             self.run_scheduled::<COUNT>(m, self.units.first_after..all);
         } else {
-            for &(w, mask) in &self.after.clear {
-                bits[w as usize] &= !mask;
+            match &self.native {
+                Some(native) => native.code.run(bits, native.clear_after),
+                None => {
+                    for &(w, mask) in &self.after.clear {
+                        bits[w as usize] &= !mask;
+                    }
+                }
             }
             if COUNT {
                 *work += self.whole_cost.1;
@@ -1725,6 +1814,16 @@ impl WordProgram {
             vals[s as usize] = m.bits[(bit / 64) as usize] >> (bit % 64) & 1 == 1;
         }
     }
+}
+
+/// The positions of the set bits of `word`, lowest first.
+#[inline(always)]
+fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        let bit = (word != 0).then(|| word.trailing_zeros());
+        word &= word.wrapping_sub(1);
+        bit
+    })
 }
 
 /// Copies words of the array into a state's words: each transfer's bits of
