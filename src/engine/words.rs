@@ -276,6 +276,21 @@ enum MoveOrder {
     Sort,
 }
 
+impl RoleLegal {
+    /// Calls `f` with the move of each set `legal` bit, in bit order.
+    #[inline(always)]
+    fn for_each_legal(&self, bits: &[u64], mut f: impl FnMut(u32)) {
+        for &(w, mask) in &self.words {
+            let mut set = bits[w as usize] & mask;
+            while set != 0 {
+                let bit = 64 * w + set.trailing_zeros();
+                f(self.move_at[(bit - self.first) as usize]);
+                set &= set - 1;
+            }
+        }
+    }
+}
+
 /// The goals as word operations: the goal plan's slots outside the view
 /// (a phase run whole when goals are asked), and every role's goal slots
 /// with their bits.
@@ -1642,22 +1657,23 @@ impl WordProgram {
     fn legal_into(&self, bits: &[u64], move_order: &mut [u64], legal: &mut [Vec<u32>]) {
         for (role, out) in self.legal.iter().zip(legal.iter_mut()) {
             out.clear();
-            let legal_moves = (role.words.iter()).flat_map(|&(w, mask)| {
-                let set = bits[w as usize] & mask;
-                set_bits(set).map(move |b| role.move_at[(64 * w + b - role.first) as usize])
-            });
             match role.order {
-                MoveOrder::Bits => out.extend(legal_moves),
+                MoveOrder::Bits => role.for_each_legal(bits, |m| out.push(m)),
                 MoveOrder::Set(words) => {
-                    for m in legal_moves.chain(role.always.iter().copied()) {
-                        move_order[(m / 64) as usize] |= 1 << (m % 64);
-                    }
+                    let mut set = |m: u32| move_order[(m / 64) as usize] |= 1 << (m % 64);
+                    role.always.iter().for_each(|&m| set(m));
+                    role.for_each_legal(bits, set);
                     for (i, word) in move_order[..words].iter_mut().enumerate() {
-                        out.extend(set_bits(std::mem::take(word)).map(|b| 64 * i as u32 + b));
+                        let mut moves = std::mem::take(word);
+                        while moves != 0 {
+                            out.push(64 * i as u32 + moves.trailing_zeros());
+                            moves &= moves - 1;
+                        }
                     }
                 }
                 MoveOrder::Sort => {
-                    out.extend(legal_moves.chain(role.always.iter().copied()));
+                    role.for_each_legal(bits, |m| out.push(m));
+                    out.extend_from_slice(&role.always);
                     out.sort_unstable();
                 }
             }
@@ -1814,16 +1830,6 @@ impl WordProgram {
             vals[s as usize] = m.bits[(bit / 64) as usize] >> (bit % 64) & 1 == 1;
         }
     }
-}
-
-/// The positions of the set bits of `word`, lowest first.
-#[inline(always)]
-fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        let bit = (word != 0).then(|| word.trailing_zeros());
-        word &= word.wrapping_sub(1);
-        bit
-    })
 }
 
 /// Copies words of the array into a state's words: each transfer's bits of
