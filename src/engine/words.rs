@@ -300,9 +300,21 @@ struct Goals {
     slots: Vec<(u32, u32)>,
 }
 
-/// One move's triggered rules: (level, unit, start, end) ranges of `ops`,
-/// in unit order (so in level order too).
-type Triggered = Vec<(u32, u32, u32, u32)>;
+/// One move's triggered rules, in unit order (so in level order too).
+type Triggered = Vec<TriggeredOp>;
+
+/// An operation of a rule filed under a move: its head's level, its unit
+/// and its place in `ops`, run when the move is chosen; or, when it reads
+/// no bit but the always-true and always-false ones (the `does` literal
+/// itself is left out of the rules filed under it), the bits it sets
+/// (`sets`: word, and the bits of that word and the next).
+#[derive(Clone, Copy, Debug)]
+struct TriggeredOp {
+    level: u32,
+    unit: u32,
+    op: u32,
+    sets: Option<(u32, u64, u64)>,
+}
 
 /// One packed operation: for chunk `c` the 64 head bits from bit `64 *
 /// head_word + head_shift + 64c` get `masks[mask + c]` AND every windowed
@@ -637,6 +649,42 @@ struct Emitter<'a> {
 }
 
 impl Emitter<'_> {
+    /// The bits `op` sets, when it reads no bit but the always-true and
+    /// always-false ones (an operation of one chunk): (head word, its bits,
+    /// the next word's bits).
+    fn fixed_sets(&self, op: &Op) -> Option<(u32, u64, u64)> {
+        let fixed = |bit: u64| match bit {
+            b if b == u64::from(TRUE_BIT) => Some(1u64),
+            b if b == u64::from(FALSE_BIT) => Some(0),
+            _ => None,
+        };
+        let (gates, windows) =
+            self.lits[op.start as usize..op.end as usize].split_at(op.gates as usize);
+        if op.chunks != 1 {
+            return None;
+        }
+        let mut value = op.first_mask;
+        for g in gates {
+            value &= fixed(64 * u64::from(g.word) + u64::from(g.shift))?.wrapping_neg() ^ g.invert;
+        }
+        for l in windows {
+            let start = 64 * u64::from(l.word) + u64::from(l.shift);
+            let mut window = 0;
+            for b in 0..64 {
+                if value >> b & 1 == 1 {
+                    window |= fixed(start + b)? << b;
+                }
+            }
+            value &= window ^ l.invert;
+        }
+        let (word, shift) = (op.head_word, op.head_shift);
+        Some(match (op.reduce, value) {
+            (_, 0) => (word, 0, 0),
+            (true, _) => (word, 1 << shift, 0),
+            (false, _) => (word, value << shift, (value >> 1) >> (63 - shift)),
+        })
+    }
+
     fn position(&self, lit: u32) -> Result<u32, &'static str> {
         match self.layout.position[(lit >> 1) as usize] {
             UNPLACED => Err("a rule reads a slot no phase computes"),
@@ -1047,9 +1095,12 @@ impl WordProgram {
                     emitter.family(family)?;
                 }
                 let head_level = level[same_level[0].0 as usize];
-                ranges.extend(
-                    (start..emitter.ops.len() as u32).map(|op| (head_level, 0, op, op + 1)),
-                );
+                ranges.extend((start..emitter.ops.len() as u32).map(|op| TriggeredOp {
+                    level: head_level,
+                    unit: 0,
+                    op,
+                    sets: emitter.fixed_sets(&emitter.ops[op as usize]),
+                }));
             }
             let slot = net.first_input + i as u32;
             does.push((emitter.layout.position[slot as usize], ranges, Vec::new()));
@@ -1097,7 +1148,7 @@ impl WordProgram {
         let shared = (view.clear.iter())
             .any(|&(w, m)| (after.clear.iter()).any(|&(v, n)| v == w && m & n != 0));
         let triggered: Vec<(u32, u32)> = (does.iter())
-            .flat_map(|d: &(u32, Triggered, Vec<u32>)| d.1.iter().map(|r| (r.0, r.2)))
+            .flat_map(|d: &(u32, Triggered, Vec<u32>)| d.1.iter().map(|r| (r.level, r.op)))
             .collect();
         let units = match shared {
             true => Units::default(),
@@ -1108,15 +1159,15 @@ impl WordProgram {
                 let mut unit_of = unit_of.into_iter();
                 for (_, rules, _) in &mut does {
                     for r in rules.iter_mut() {
-                        r.1 = unit_of.next().unwrap_or(0);
+                        r.unit = unit_of.next().unwrap_or(0);
                     }
-                    rules.sort_by_key(|r| r.1);
+                    rules.sort_by_key(|r| r.unit);
                 }
                 units
             }
         };
         for (_, rules, units) in &mut does {
-            units.extend(rules.iter().map(|r| r.1));
+            units.extend(rules.iter().map(|r| r.unit));
             units.dedup();
         }
         let mut program = WordProgram {
@@ -1344,6 +1395,22 @@ impl WordProgram {
         }
     }
 
+    /// Runs an operation of a rule filed under a chosen move, adding its
+    /// work to `work` when counting.
+    #[inline]
+    fn run_triggered<const COUNT: bool>(&self, bits: &mut [u64], rule: &TriggeredOp, work: &mut u64) {
+        match rule.sets {
+            Some((w, low, high)) => {
+                bits[w as usize] |= low;
+                bits[w as usize + 1] |= high;
+            }
+            None => self.run(bits, rule.op, rule.op + 1),
+        }
+        if COUNT {
+            *work += self.cost(rule.op, rule.op + 1);
+        }
+    }
+
     /// Runs the operations `ops[start..end]`: by the native functions
     /// `calls` picks once the program is compiled, else interpreted.
     #[inline]
@@ -1515,14 +1582,11 @@ impl WordProgram {
                 }
                 for (i, next) in cursors.iter_mut() {
                     let rules = &self.does[*i as usize].1;
-                    while rules.get(*next).is_some_and(|r| r.1 < u) {
+                    while rules.get(*next).is_some_and(|r| r.unit < u) {
                         *next += 1;
                     }
-                    while let Some(&(_, _, start, end)) = rules.get(*next).filter(|r| r.1 == u) {
-                        self.run(bits, start, end);
-                        if COUNT {
-                            *work += self.cost(start, end);
-                        }
+                    while let Some(rule) = rules.get(*next).filter(|r| r.unit == u) {
+                        self.run_triggered::<COUNT>(bits, rule, work);
                         *next += 1;
                     }
                 }
@@ -1785,12 +1849,8 @@ impl WordProgram {
                 let level = l as u32 + 1;
                 for (i, next) in cursors.iter_mut() {
                     let rules = &self.does[*i as usize].1;
-                    while let Some(&(_, _, start, end)) = rules.get(*next).filter(|r| r.0 == level)
-                    {
-                        self.run(bits, start, end);
-                        if COUNT {
-                            *work += self.cost(start, end);
-                        }
+                    while let Some(rule) = rules.get(*next).filter(|r| r.level == level) {
+                        self.run_triggered::<COUNT>(bits, rule, work);
                         *next += 1;
                     }
                 }
