@@ -303,6 +303,22 @@ struct Goals {
 /// One move's triggered rules, in unit order (so in level order too).
 type Triggered = Vec<TriggeredOp>;
 
+/// A move's `does` bit and the rules filed under it.
+#[derive(Clone, Debug)]
+struct MoveRules {
+    bit: u32,
+    triggered: Triggered,
+    /// The distinct units of `triggered`.
+    units: Vec<u32>,
+    /// For a phase run whole: the bits its fixed operations set (`sets`,
+    /// by word), set as soon as the phase is cleared (a rule's head is
+    /// read only by higher levels, and every head only gains bits), with
+    /// the work they count; its other operations, in level order.
+    fixed: Vec<(u32, u64)>,
+    fixed_cost: u64,
+    varying: Triggered,
+}
+
 /// An operation of a rule filed under a move: its head's level, its unit
 /// and its place in `ops`, run when the move is chosen; or, when it reads
 /// no bit but the always-true and always-false ones (the `does` literal
@@ -367,7 +383,7 @@ pub struct WordProgram {
     after: Phase,
     /// Per move slot (`first_input + i`): its bit, its triggered rules and
     /// their distinct units.
-    does: Vec<(u32, Triggered, Vec<u32>)>,
+    does: Vec<MoveRules>,
     first_input: u32,
     legal: Vec<RoleLegal>,
     terminal: u32,
@@ -403,6 +419,9 @@ struct Native {
     after: Vec<Calls>,
     reload: Calls,
     clear_after: Calls,
+    /// Every level of `after`, one after the other (when their operations
+    /// are contiguous).
+    after_levels: Option<Calls>,
 }
 
 /// One thread's bit array and scratch.
@@ -1103,7 +1122,14 @@ impl WordProgram {
                 }));
             }
             let slot = net.first_input + i as u32;
-            does.push((emitter.layout.position[slot as usize], ranges, Vec::new()));
+            does.push(MoveRules {
+                bit: emitter.layout.position[slot as usize],
+                triggered: ranges,
+                units: Vec::new(),
+                fixed: Vec::new(),
+                fixed_cost: 0,
+                varying: Vec::new(),
+            });
         }
         // Goals from the bits, compiled last so that the other phases'
         // layout does not depend on them.
@@ -1148,7 +1174,7 @@ impl WordProgram {
         let shared = (view.clear.iter())
             .any(|&(w, m)| (after.clear.iter()).any(|&(v, n)| v == w && m & n != 0));
         let triggered: Vec<(u32, u32)> = (does.iter())
-            .flat_map(|d: &(u32, Triggered, Vec<u32>)| d.1.iter().map(|r| (r.level, r.op)))
+            .flat_map(|d| d.triggered.iter().map(|r| (r.level, r.op)))
             .collect();
         let units = match shared {
             true => Units::default(),
@@ -1157,18 +1183,30 @@ impl WordProgram {
                 let (units, unit_of) =
                     Units::new(&mut ops, &lits, &masks, phases, &triggered, words);
                 let mut unit_of = unit_of.into_iter();
-                for (_, rules, _) in &mut does {
-                    for r in rules.iter_mut() {
+                for d in &mut does {
+                    for r in d.triggered.iter_mut() {
                         r.unit = unit_of.next().unwrap_or(0);
                     }
-                    rules.sort_by_key(|r| r.unit);
+                    d.triggered.sort_by_key(|r| r.unit);
                 }
                 units
             }
         };
-        for (_, rules, units) in &mut does {
-            units.extend(rules.iter().map(|r| r.unit));
-            units.dedup();
+        for d in &mut does {
+            d.units.extend(d.triggered.iter().map(|r| r.unit));
+            d.units.dedup();
+            let (fixed, varying): (Triggered, Triggered) =
+                d.triggered.iter().partition(|r| r.sets.is_some());
+            let sets = fixed.iter().filter_map(|r| r.sets);
+            let mut by_word: IndexMap<u32, u64, FxBuildHasher> = IndexMap::default();
+            for (w, low, high) in sets {
+                *by_word.entry(w).or_default() |= low;
+                *by_word.entry(w + 1).or_default() |= high;
+            }
+            d.fixed = by_word.into_iter().filter(|&(_, m)| m != 0).collect();
+            d.fixed_cost = fixed.iter().map(|r| u64::from(ops[r.op as usize].cost())).sum();
+            d.varying = varying;
+            d.varying.sort_by_key(|r| r.level);
         }
         let mut program = WordProgram {
             words,
@@ -1456,13 +1494,20 @@ impl WordProgram {
                 before,
             });
         }
+        let levels = &self.after.levels;
+        let contiguous = levels.windows(2).all(|w| w[0].1 == w[1].0);
+        let after_ops = match (levels.first(), levels.last()) {
+            (Some(first), Some(last)) => (first.0, last.1),
+            _ => (view_end, view_end),
+        };
+        pieces.push(plain(after_ops));
         let (code, calls) =
             NativeCode::compile(self.words, &self.ops, &self.lits, &self.masks, &pieces)?;
         let mut calls = calls.into_iter();
         let units = calls.by_ref().take(self.units.units.len()).collect();
         let view = calls.next().unwrap_or_default();
         let after = calls.by_ref().take(self.after.levels.len()).collect();
-        let (reload, clear_after) = (calls.next(), calls.next());
+        let (reload, clear_after, after_levels) = (calls.next(), calls.next(), calls.next());
         self.native = Some(Arc::new(Native {
             code,
             units,
@@ -1470,6 +1515,7 @@ impl WordProgram {
             after,
             reload: reload.unwrap_or_default(),
             clear_after: clear_after.unwrap_or_default(),
+            after_levels: after_levels.filter(|_| contiguous),
         }));
         Ok(())
     }
@@ -1581,7 +1627,7 @@ impl WordProgram {
                     *scheduling += cost;
                 }
                 for (i, next) in cursors.iter_mut() {
-                    let rules = &self.does[*i as usize].1;
+                    let rules = &self.does[*i as usize].triggered;
                     while rules.get(*next).is_some_and(|r| r.unit < u) {
                         *next += 1;
                     }
@@ -1801,7 +1847,7 @@ impl WordProgram {
         std::mem::swap(moves, previous);
         moves.clear();
         moves.extend(does.map(|slot| slot - self.first_input));
-        let bit_of = |i: u32| self.does[i as usize].0;
+        let bit_of = |i: u32| self.does[i as usize].bit;
         for &i in previous.iter() {
             let bit = bit_of(i);
             bits[(bit / 64) as usize] &= !(1 << (bit % 64));
@@ -1818,7 +1864,7 @@ impl WordProgram {
             let made = (previous.iter().map(|&i| (i, &moves[..])))
                 .chain(moves.iter().map(|&i| (i, &previous[..])));
             for (i, other) in made {
-                for &u in &self.does[i as usize].2 {
+                for &u in &self.does[i as usize].units {
                     scheduled[(u / 64) as usize] |= 1 << (u % 64);
                 }
                 if !other.contains(&i) {
@@ -1844,14 +1890,32 @@ impl WordProgram {
             if COUNT {
                 *work += self.whole_cost.1;
             }
-            for (l, &(start, end)) in self.after.levels.iter().enumerate() {
-                self.run_native_or(bits, |n| n.after[l], start, end);
-                let level = l as u32 + 1;
-                for (i, next) in cursors.iter_mut() {
-                    let rules = &self.does[*i as usize].1;
-                    while let Some(rule) = rules.get(*next).filter(|r| r.level == level) {
-                        self.run_triggered::<COUNT>(bits, rule, work);
-                        *next += 1;
+            let mut varying = false;
+            for &i in moves.iter() {
+                let rules = &self.does[i as usize];
+                for &(w, mask) in &rules.fixed {
+                    bits[w as usize] |= mask;
+                }
+                varying |= !rules.varying.is_empty();
+                if COUNT {
+                    *work += rules.fixed_cost;
+                }
+            }
+            let native = self.native.as_deref();
+            match native.and_then(|n| n.after_levels).filter(|_| !varying) {
+                // No rule of the moves to run between levels: all at once.
+                Some(calls) => native.map_or((), |n| n.code.run(bits, calls)),
+                None => {
+                    for (l, &(start, end)) in self.after.levels.iter().enumerate() {
+                        self.run_native_or(bits, |n| n.after[l], start, end);
+                        let level = l as u32 + 1;
+                        for (i, next) in cursors.iter_mut() {
+                            let rules = &self.does[*i as usize].varying;
+                            while let Some(rule) = rules.get(*next).filter(|r| r.level == level) {
+                                self.run_triggered::<COUNT>(bits, rule, work);
+                                *next += 1;
+                            }
+                        }
                     }
                 }
             }
