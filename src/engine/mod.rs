@@ -1376,20 +1376,33 @@ impl<'g> Machine<'g> {
             if length == max_steps {
                 break true;
             }
-            if self.legal.iter().any(Vec::is_empty) {
-                // The error names the loaded state.
-                program.state_into(wm, &mut self.state.bits);
+            for role in 0..self.joint.len() {
+                // As `random_move` draws from the list of legal moves (no
+                // chance move is weighted).
+                let drawn = program.draw_legal(wm, role, |n| match net.random == Some(role) {
+                    true => draw_below(n as u128, rng) as usize,
+                    false => rng.random_range(0..n),
+                });
+                let Some(drawn) = drawn else {
+                    // The error names the loaded state.
+                    program.state_into(wm, &mut self.state.bits);
+                    program.list_legal(wm, &mut self.legal);
+                    return Err(EngineError::NoLegalMove {
+                        role,
+                        state: self.state.clone(),
+                    });
+                };
+                self.joint[role] = drawn;
             }
-            self.pick_random(rng)?;
-            let wm = self.words.as_mut().expect("a word machine");
             let does =
                 (self.joint.iter().enumerate()).map(|(r, &m)| net.roles[r].moves[m as usize].does);
             program.step(wm, does);
-            program.advance(wm, &mut self.legal);
+            program.advance(wm);
             length += 1;
         };
-        let wm = self.words.as_ref().expect("a word machine");
+        let wm = self.words.as_mut().expect("a word machine");
         program.state_into(wm, &mut self.state.bits);
+        program.list_legal(wm, &mut self.legal);
         let end = match unfinished {
             true => End::Unfinished,
             false => match self.goals() {

@@ -1654,15 +1654,85 @@ impl WordProgram {
     /// units whose input changed, once a view is loaded), then every role's
     /// legal moves (in move order).
     pub fn load(&self, m: &mut WordMachine, state: &[u64], legal: &mut [Vec<u32>]) {
-        self.load_with::<false>(m, Some(state), legal);
+        self.load_with::<false>(m, Some(state), Some(legal));
     }
 
     /// Loads the state the last [`WordProgram::step`] computed, from its
     /// `next` slots inside the array (the state itself was never copied
-    /// out: [`WordProgram::state_into`] gives it once loaded).
-    pub fn advance(&self, m: &mut WordMachine, legal: &mut [Vec<u32>]) {
+    /// out: [`WordProgram::state_into`] gives it once loaded), without
+    /// listing the legal moves: [`WordProgram::draw_legal`] draws one.
+    pub fn advance(&self, m: &mut WordMachine) {
         debug_assert!(m.next_held, "advance follows a step");
-        self.load_with::<false>(m, None, legal);
+        self.load_with::<false>(m, None, None);
+    }
+
+    /// Every role's legal moves in the loaded state (in move order).
+    pub fn list_legal(&self, m: &mut WordMachine, legal: &mut [Vec<u32>]) {
+        self.legal_into(&m.bits, &mut m.move_order, legal);
+    }
+
+    /// Role `role`'s legal move number `draw(n)` in move order, where `n`
+    /// is how many it has (at least one; `draw` is not called for one):
+    /// the move a list of them would give at that index. `None` when it
+    /// has none.
+    pub fn draw_legal(
+        &self,
+        m: &mut WordMachine,
+        role: usize,
+        draw: impl FnOnce(usize) -> usize,
+    ) -> Option<u32> {
+        let role = &self.legal[role];
+        let pick = |n: usize| match n {
+            0 => None,
+            1 => Some(0),
+            _ => Some(draw(n)),
+        };
+        match role.order {
+            MoveOrder::Bits => {
+                let mut n = 0;
+                role.for_each_legal(&m.bits, |_| n += 1);
+                let mut k = pick(n)?;
+                let mut picked = None;
+                role.for_each_legal(&m.bits, |m| {
+                    if k == 0 {
+                        picked = Some(m);
+                    }
+                    k = k.wrapping_sub(1);
+                });
+                picked
+            }
+            MoveOrder::Set(words) => {
+                let move_order = &mut m.move_order[..words];
+                let mut n = role.always.len();
+                let mut set = |m: u32| move_order[(m / 64) as usize] |= 1 << (m % 64);
+                role.always.iter().for_each(|&m| set(m));
+                role.for_each_legal(&m.bits, |m| {
+                    set(m);
+                    n += 1;
+                });
+                // The `k`-th move in order; every word back to zero.
+                let mut k = pick(n);
+                let mut picked = None;
+                for (i, word) in (0u32..).zip(move_order.iter_mut()) {
+                    let mut moves = std::mem::take(word);
+                    while moves != 0 {
+                        if k == Some(0) {
+                            picked = Some(64 * i + moves.trailing_zeros());
+                        }
+                        k = k.map(|k| k.wrapping_sub(1));
+                        moves &= moves - 1;
+                    }
+                }
+                picked
+            }
+            MoveOrder::Sort => {
+                let mut legal = Vec::new();
+                role.for_each_legal(&m.bits, |m| legal.push(m));
+                legal.extend_from_slice(&role.always);
+                legal.sort_unstable();
+                Some(legal[pick(legal.len())?])
+            }
+        }
     }
 
     /// The loaded state's words, read from its base slots.
@@ -1673,16 +1743,17 @@ impl WordProgram {
     /// [`WordProgram::load`], adding its work to the machine's count
     /// ([`WordProgram::work`]).
     pub fn load_counting(&self, m: &mut WordMachine, state: &[u64], legal: &mut [Vec<u32>]) {
-        self.load_with::<true>(m, Some(state), legal);
+        self.load_with::<true>(m, Some(state), Some(legal));
     }
 
     /// Loads `state`, or with `None` the state the machine's `next` slots
-    /// hold (the last step's).
+    /// hold (the last step's), and lists the legal moves into `legal` when
+    /// given.
     fn load_with<const COUNT: bool>(
         &self,
         m: &mut WordMachine,
         state: Option<&[u64]>,
-        legal: &mut [Vec<u32>],
+        legal: Option<&mut [Vec<u32>]>,
     ) {
         let held = std::mem::take(&mut m.next_held);
         let own = held && state.is_none_or(|state| m.last_next[..] == *state);
@@ -1694,7 +1765,9 @@ impl WordProgram {
             m.moves.clear();
             m.previous.clear();
             (m.view_loaded, m.after_loaded) = (true, true);
-            self.legal_into(&m.bits, &mut m.move_order, legal);
+            if let Some(legal) = legal {
+                self.legal_into(&m.bits, &mut m.move_order, legal);
+            }
             return;
         }
         let incremental = !self.whole && m.view_loaded && !self.units.units.is_empty();
@@ -1730,7 +1803,9 @@ impl WordProgram {
             }
             m.view_loaded = true;
         }
-        self.legal_into(&m.bits, &mut m.move_order, legal);
+        if let Some(legal) = legal {
+            self.legal_into(&m.bits, &mut m.move_order, legal);
+        }
         if COUNT {
             m.work += self.legal.iter().map(|r| r.words.len() as u64).sum::<u64>();
         }
