@@ -143,10 +143,11 @@ fn print_summary(path: &Path, loaded: &Loaded, observed: &Observed) {
     if let Some((t, engine)) = game.playout_work() {
         text.push_str(&format!(
             "  playout work   {} flips and readers, {} word operations per joint move \
-             ({} run whole): bench and match play on {}\n",
+             ({} run whole, {} of them outside native code): bench and match play on {}\n",
             t.flips,
             t.words,
             t.whole,
+            t.whole - t.native,
             engine.name()
         ));
     }

@@ -59,8 +59,9 @@ pub struct Trial {
     /// The word engine's own work, choosing the units a change reaches.
     pub words: u64,
     /// The word engine's work running every phase whole instead, and the
-    /// part of it that is the phases' operations (native code when the
-    /// engine plays).
+    /// part of it that is native code when the engine plays: all but the
+    /// `legal` words read and the rules filed under moves that read more
+    /// than their move ([`WordProgram::interpreted_work`]).
     pub whole: u64,
     pub native: u64,
 }
@@ -134,6 +135,7 @@ pub fn run(net: &Net, program: &WordProgram, initial: &[u64]) -> Option<Trial> {
     let (mut steps, mut length, mut flips, mut move_work) = (0u32, 0u32, 0u64, 0u64);
     let start_work = program.work(&machine);
     let start_scheduling = program.scheduling_work(&machine);
+    let start_interpreted = program.interpreted_work(&machine);
     let mut before = program.bits(&machine).to_vec();
     // Each flip since `before` visits its slot's readers.
     let mut count_flips = |before: &mut Vec<u64>, after: &[u64]| {
@@ -182,11 +184,13 @@ pub fn run(net: &Net, program: &WordProgram, initial: &[u64]) -> Option<Trial> {
     }
     let work = program.work(&machine) - start_work;
     let scheduling = program.scheduling_work(&machine) - start_scheduling;
+    let interpreted = program.interpreted_work(&machine) - start_interpreted;
+    // One load and one step per joint move.
+    let whole = (work - scheduling) / u64::from(steps) + program.whole_work();
     Some(Trial {
         flips: (flips + move_work) / u64::from(steps),
         words: work / u64::from(steps),
-        // One load and one step per joint move.
-        whole: (work - scheduling) / u64::from(steps) + program.whole_work(),
-        native: program.whole_work(),
+        whole,
+        native: whole - interpreted / u64::from(steps),
     })
 }

@@ -455,6 +455,11 @@ pub struct WordMachine {
     /// operations, head words and readers looked at), which a program run
     /// whole ([`WordProgram::run_whole`]) does not spend.
     scheduling: u64,
+    /// The part of `work` a playout run whole with native code still does
+    /// outside it: reading the `legal` words, and the rules filed under the
+    /// moves that read more than their move (the copies in are native code
+    /// there, and a playout copies nothing out).
+    interpreted: u64,
 }
 
 /// The shape of a term: its functors and arities, not its constants.
@@ -1204,7 +1209,10 @@ impl WordProgram {
                 *by_word.entry(w + 1).or_default() |= high;
             }
             d.fixed = by_word.into_iter().filter(|&(_, m)| m != 0).collect();
-            d.fixed_cost = fixed.iter().map(|r| u64::from(ops[r.op as usize].cost())).sum();
+            d.fixed_cost = fixed
+                .iter()
+                .map(|r| u64::from(ops[r.op as usize].cost()))
+                .sum();
             d.varying = varying;
             d.varying.sort_by_key(|r| r.level);
         }
@@ -1370,6 +1378,7 @@ impl WordProgram {
             move_order: vec![0; self.move_order_words()],
             work: 0,
             scheduling: 0,
+            interpreted: 0,
         }
     }
 
@@ -1434,9 +1443,16 @@ impl WordProgram {
     }
 
     /// Runs an operation of a rule filed under a chosen move, adding its
-    /// work to `work` when counting.
+    /// work to `work` when counting, and to `interpreted` too when it is
+    /// interpreted.
     #[inline]
-    fn run_triggered<const COUNT: bool>(&self, bits: &mut [u64], rule: &TriggeredOp, work: &mut u64) {
+    fn run_triggered<const COUNT: bool>(
+        &self,
+        bits: &mut [u64],
+        rule: &TriggeredOp,
+        work: &mut u64,
+        interpreted: &mut u64,
+    ) {
         match rule.sets {
             Some((w, low, high)) => {
                 bits[w as usize] |= low;
@@ -1445,7 +1461,11 @@ impl WordProgram {
             None => self.run(bits, rule.op, rule.op + 1),
         }
         if COUNT {
-            *work += self.cost(rule.op, rule.op + 1);
+            let cost = self.cost(rule.op, rule.op + 1);
+            *work += cost;
+            if rule.sets.is_none() {
+                *interpreted += cost;
+            }
         }
     }
 
@@ -1561,6 +1581,12 @@ impl WordProgram {
         m.scheduling
     }
 
+    /// The part of [`WordProgram::work`] a playout run whole with native
+    /// code still interprets ([`WordMachine::interpreted`]).
+    pub fn interpreted_work(&self, m: &WordMachine) -> u64 {
+        m.interpreted
+    }
+
     /// The work of one load and one step run whole, but for what both ways
     /// share (copies, `legal` words, the rules filed under the moves).
     pub fn whole_work(&self) -> u64 {
@@ -1602,6 +1628,7 @@ impl WordProgram {
             cursors,
             work,
             scheduling,
+            interpreted,
             ..
         } = m;
         for i in (units.start / 64) as usize..units.end.div_ceil(64) as usize {
@@ -1632,7 +1659,7 @@ impl WordProgram {
                         *next += 1;
                     }
                     while let Some(rule) = rules.get(*next).filter(|r| r.unit == u) {
-                        self.run_triggered::<COUNT>(bits, rule, work);
+                        self.run_triggered::<COUNT>(bits, rule, work, interpreted);
                         *next += 1;
                     }
                 }
@@ -1807,7 +1834,9 @@ impl WordProgram {
             self.legal_into(&m.bits, &mut m.move_order, legal);
         }
         if COUNT {
-            m.work += self.legal.iter().map(|r| r.words.len() as u64).sum::<u64>();
+            let legal_words = self.legal.iter().map(|r| r.words.len() as u64).sum::<u64>();
+            m.work += legal_words;
+            m.interpreted += legal_words;
         }
     }
 
@@ -1917,6 +1946,7 @@ impl WordProgram {
             scheduled,
             work,
             scheduling,
+            interpreted,
             ..
         } = &mut *m;
         std::mem::swap(moves, previous);
@@ -1987,7 +2017,7 @@ impl WordProgram {
                         for (i, next) in cursors.iter_mut() {
                             let rules = &self.does[*i as usize].varying;
                             while let Some(rule) = rules.get(*next).filter(|r| r.level == level) {
-                                self.run_triggered::<COUNT>(bits, rule, work);
+                                self.run_triggered::<COUNT>(bits, rule, work, interpreted);
                                 *next += 1;
                             }
                         }
