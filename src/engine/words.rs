@@ -446,8 +446,9 @@ pub struct WordMachine {
     scheduled: Vec<u64>,
     saved: Vec<u64>,
     /// A bit per move of the role with the most, zero between uses
-    /// ([`MoveOrder::Set`]).
+    /// ([`MoveOrder::Set`]), and a list to sort ([`MoveOrder::Sort`]).
     move_order: Vec<u64>,
+    sorted: Vec<u32>,
     /// The work done so far: [`Op::cost`] per operation run, plus one per
     /// word copied in or out and per `legal` word read.
     work: u64,
@@ -1376,6 +1377,7 @@ impl WordProgram {
             scheduled: vec![0; self.units.units.len().div_ceil(64)],
             saved: vec![0; self.units.widest.max(self.base_clear.len())],
             move_order: vec![0; self.move_order_words()],
+            sorted: Vec::new(),
             work: 0,
             scheduling: 0,
             interpreted: 0,
@@ -1753,7 +1755,8 @@ impl WordProgram {
                 picked
             }
             MoveOrder::Sort => {
-                let mut legal = Vec::new();
+                let legal = &mut m.sorted;
+                legal.clear();
                 role.for_each_legal(&m.bits, |m| legal.push(m));
                 legal.extend_from_slice(&role.always);
                 legal.sort_unstable();
