@@ -446,9 +446,10 @@ pub struct WordMachine {
     scheduled: Vec<u64>,
     saved: Vec<u64>,
     /// A bit per move of the role with the most, zero between uses
-    /// ([`MoveOrder::Set`]), and a list to sort ([`MoveOrder::Sort`]).
+    /// ([`MoveOrder::Set`]), and a role's legal moves drawn from
+    /// ([`MoveOrder::Bits`], [`MoveOrder::Sort`]).
     move_order: Vec<u64>,
-    sorted: Vec<u32>,
+    listed: Vec<u32>,
     /// The work done so far: [`Op::cost`] per operation run, plus one per
     /// word copied in or out and per `legal` word read.
     work: u64,
@@ -1377,7 +1378,7 @@ impl WordProgram {
             scheduled: vec![0; self.units.units.len().div_ceil(64)],
             saved: vec![0; self.units.widest.max(self.base_clear.len())],
             move_order: vec![0; self.move_order_words()],
-            sorted: Vec::new(),
+            listed: Vec::new(),
             work: 0,
             scheduling: 0,
             interpreted: 0,
@@ -1718,17 +1719,10 @@ impl WordProgram {
         };
         match role.order {
             MoveOrder::Bits => {
-                let mut n = 0;
-                role.for_each_legal(&m.bits, |_| n += 1);
-                let mut k = pick(n)?;
-                let mut picked = None;
-                role.for_each_legal(&m.bits, |m| {
-                    if k == 0 {
-                        picked = Some(m);
-                    }
-                    k = k.wrapping_sub(1);
-                });
-                picked
+                let legal = &mut m.listed;
+                legal.clear();
+                role.for_each_legal(&m.bits, |m| legal.push(m));
+                Some(legal[pick(legal.len())?])
             }
             MoveOrder::Set(words) => {
                 let move_order = &mut m.move_order[..words];
@@ -1755,7 +1749,7 @@ impl WordProgram {
                 picked
             }
             MoveOrder::Sort => {
-                let legal = &mut m.sorted;
+                let legal = &mut m.listed;
                 legal.clear();
                 role.for_each_legal(&m.bits, |m| legal.push(m));
                 legal.extend_from_slice(&role.always);
