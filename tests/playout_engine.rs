@@ -31,6 +31,13 @@ fn playout_work(file: &str) -> String {
         .to_string()
 }
 
+/// The `playout work` row of a conformance game, where the shared
+/// conformance games are at hand.
+fn conformance_playout_work(name: &str) -> Option<String> {
+    let file = common::shared(&format!("conformance/games/{name}"))?;
+    Some(playout_work(file.to_str()?))
+}
+
 #[test]
 fn the_trial_is_shown_by_check_explain() {
     assert_eq!(
@@ -57,11 +64,11 @@ fn the_trial_is_shown_by_check_explain() {
 /// docs/ENGINES.md, session 14).
 #[test]
 fn the_moves_visits_count_for_the_incremental_engine() {
-    let Some(file) = common::shared("conformance/games/sheepAndWolf.kif") else {
+    let Some(row) = conformance_playout_work("sheepAndWolf.kif") else {
         return;
     };
     assert_eq!(
-        playout_work(file.to_str().unwrap()),
+        row,
         "1515 flips and readers, 719 word operations per joint move (673 run whole, 36 of them \
          outside native code): bench and match play on words"
     );
@@ -75,11 +82,11 @@ fn the_moves_visits_count_for_the_incremental_engine() {
 /// the clock (docs/ENGINES.md, session 15).
 #[test]
 fn copies_in_and_out_count_as_native_code() {
-    let Some(file) = common::shared("conformance/games/connectFour.kif") else {
+    let Some(row) = conformance_playout_work("connectFour.kif") else {
         return;
     };
     assert_eq!(
-        playout_work(file.to_str().unwrap()),
+        row,
         "76 flips and readers, 241 word operations per joint move (186 run whole, 7 of them \
          outside native code): bench and match play on words"
     );
