@@ -277,6 +277,32 @@ enum MoveOrder {
 }
 
 impl RoleLegal {
+    /// The role's legal moves in `bits`, in move order, into `out`;
+    /// `move_order` is scratch, zero before and after.
+    fn list(&self, bits: &[u64], move_order: &mut [u64], out: &mut Vec<u32>) {
+        out.clear();
+        match self.order {
+            MoveOrder::Bits => self.for_each_legal(bits, |m| out.push(m)),
+            MoveOrder::Set(words) => {
+                let mut set = |m: u32| move_order[(m / 64) as usize] |= 1 << (m % 64);
+                self.always.iter().for_each(|&m| set(m));
+                self.for_each_legal(bits, set);
+                for (i, word) in (0u32..).zip(&mut move_order[..words]) {
+                    let mut moves = std::mem::take(word);
+                    while moves != 0 {
+                        out.push(64 * i + moves.trailing_zeros());
+                        moves &= moves - 1;
+                    }
+                }
+            }
+            MoveOrder::Sort => {
+                self.for_each_legal(bits, |m| out.push(m));
+                out.extend_from_slice(&self.always);
+                out.sort_unstable();
+            }
+        }
+    }
+
     /// Calls `f` with the move of each set `legal` bit, in bit order.
     #[inline(always)]
     fn for_each_legal(&self, bits: &[u64], mut f: impl FnMut(u32)) {
@@ -446,8 +472,7 @@ pub struct WordMachine {
     scheduled: Vec<u64>,
     saved: Vec<u64>,
     /// A bit per move of the role with the most, zero between uses
-    /// ([`MoveOrder::Set`]), and a role's legal moves drawn from
-    /// ([`MoveOrder::Bits`], [`MoveOrder::Sort`]).
+    /// ([`MoveOrder::Set`]), and a role's legal moves drawn from.
     move_order: Vec<u64>,
     listed: Vec<u32>,
     /// The work done so far: [`Op::cost`] per operation run, plus one per
@@ -1717,46 +1742,35 @@ impl WordProgram {
             1 => Some(0),
             _ => Some(draw(n)),
         };
-        match role.order {
-            MoveOrder::Bits => {
-                let legal = &mut m.listed;
-                legal.clear();
-                role.for_each_legal(&m.bits, |m| legal.push(m));
-                Some(legal[pick(legal.len())?])
-            }
-            MoveOrder::Set(words) => {
-                let move_order = &mut m.move_order[..words];
-                let mut n = role.always.len();
-                let mut set = |m: u32| move_order[(m / 64) as usize] |= 1 << (m % 64);
-                role.always.iter().for_each(|&m| set(m));
-                role.for_each_legal(&m.bits, |m| {
-                    set(m);
-                    n += 1;
-                });
-                // The `k`-th move in order; every word back to zero.
-                let mut k = pick(n);
-                let mut picked = None;
-                for (i, word) in (0u32..).zip(move_order.iter_mut()) {
-                    let mut moves = std::mem::take(word);
-                    while moves != 0 {
-                        if k == Some(0) {
-                            picked = Some(64 * i + moves.trailing_zeros());
-                        }
-                        k = k.map(|k| k.wrapping_sub(1));
-                        moves &= moves - 1;
-                    }
+        let MoveOrder::Set(words) = role.order else {
+            let legal = &mut m.listed;
+            role.list(&m.bits, &mut m.move_order, legal);
+            return Some(legal[pick(legal.len())?]);
+        };
+        // As `RoleLegal::list`, counting the moves as they are set and
+        // reading only the one drawn back.
+        let move_order = &mut m.move_order[..words];
+        let mut n = role.always.len();
+        let mut set = |m: u32| move_order[(m / 64) as usize] |= 1 << (m % 64);
+        role.always.iter().for_each(|&m| set(m));
+        role.for_each_legal(&m.bits, |m| {
+            set(m);
+            n += 1;
+        });
+        // The `k`-th move in order; every word back to zero.
+        let mut k = pick(n);
+        let mut picked = None;
+        for (i, word) in (0u32..).zip(move_order.iter_mut()) {
+            let mut moves = std::mem::take(word);
+            while moves != 0 {
+                if k == Some(0) {
+                    picked = Some(64 * i + moves.trailing_zeros());
                 }
-                picked
-            }
-            MoveOrder::Sort => {
-                let legal = &mut m.listed;
-                legal.clear();
-                role.for_each_legal(&m.bits, |m| legal.push(m));
-                legal.extend_from_slice(&role.always);
-                legal.sort_unstable();
-                Some(legal[pick(legal.len())?])
+                k = k.map(|k| k.wrapping_sub(1));
+                moves &= moves - 1;
             }
         }
+        picked
     }
 
     /// The loaded state's words, read from its base slots.
@@ -1867,27 +1881,7 @@ impl WordProgram {
     /// `move_order` is the machine's scratch, zero before and after.
     fn legal_into(&self, bits: &[u64], move_order: &mut [u64], legal: &mut [Vec<u32>]) {
         for (role, out) in self.legal.iter().zip(legal.iter_mut()) {
-            out.clear();
-            match role.order {
-                MoveOrder::Bits => role.for_each_legal(bits, |m| out.push(m)),
-                MoveOrder::Set(words) => {
-                    let mut set = |m: u32| move_order[(m / 64) as usize] |= 1 << (m % 64);
-                    role.always.iter().for_each(|&m| set(m));
-                    role.for_each_legal(bits, set);
-                    for (i, word) in move_order[..words].iter_mut().enumerate() {
-                        let mut moves = std::mem::take(word);
-                        while moves != 0 {
-                            out.push(64 * i as u32 + moves.trailing_zeros());
-                            moves &= moves - 1;
-                        }
-                    }
-                }
-                MoveOrder::Sort => {
-                    role.for_each_legal(bits, |m| out.push(m));
-                    out.extend_from_slice(&role.always);
-                    out.sort_unstable();
-                }
-            }
+            role.list(bits, move_order, out);
         }
     }
 
@@ -2066,5 +2060,49 @@ fn copy_out(bits: &[u64], transfers: &[Transfer], out: &mut [u64]) {
     for t in transfers {
         let at = 64 * t.word as i64 + t.shift;
         out[t.word as usize] |= window(bits, (at / 64) as usize, (at % 64) as u32) & t.mask;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MoveOrder, RoleLegal, role_legal};
+
+    /// Moves 0..6 of a role: 1 and 4 always legal, 0 never, the others on
+    /// bits laid out out of move order (move 5 at bit 0, 2 at bit 1, 3 at
+    /// bit 3, 6 at bit 64).
+    fn role() -> RoleLegal {
+        use super::{SLOT_FALSE, SLOT_TRUE};
+        // Slots 2 to 5 (0 and 1 are the always-false and always-true ones).
+        let position = [u32::MAX, u32::MAX, 0, 1, 3, 64];
+        let slots = [SLOT_FALSE, SLOT_TRUE, 3, 4, SLOT_TRUE, 2, 5];
+        role_legal(slots.into_iter(), &position).expect("a role")
+    }
+
+    #[test]
+    fn every_order_lists_the_moves_in_move_order() {
+        let bits = [0b1011, 1];
+        assert_eq!(role().order, MoveOrder::Set(1), "out of order");
+        for order in [MoveOrder::Set(1), MoveOrder::Sort] {
+            let mut role = role();
+            role.order = order;
+            let (mut scratch, mut out) = (vec![0; 1], Vec::new());
+            role.list(&bits, &mut scratch, &mut out);
+            assert_eq!(out, [1, 2, 3, 4, 5, 6], "{order:?}");
+            assert_eq!(scratch, [0], "{order:?}: the scratch is left zero");
+            role.list(&[0b1000, 0], &mut scratch, &mut out);
+            assert_eq!(out, [1, 3, 4], "{order:?}");
+        }
+    }
+
+    #[test]
+    fn bits_in_move_order_are_listed_as_read() {
+        let position = [u32::MAX, u32::MAX, 5, 9, 70];
+        let role = role_legal([2, 3, 4].into_iter(), &position).expect("a role");
+        assert_eq!(role.order, MoveOrder::Bits);
+        let mut out = Vec::new();
+        role.list(&[1 << 5 | 1 << 9, 1 << 6], &mut [], &mut out);
+        assert_eq!(out, [0, 1, 2]);
+        role.list(&[1 << 9, 0], &mut [], &mut out);
+        assert_eq!(out, [1]);
     }
 }
