@@ -1538,7 +1538,7 @@ impl Counters {
     }
 
     /// Changes the value of slot `s` and tells the rules that read it.
-    #[inline]
+    #[inline(always)]
     fn flip<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32) {
         let v = !self.vals[s as usize];
         self.vals[s as usize] = v;
