@@ -47,6 +47,11 @@ const TEST_SLOT: u32 = u32::MAX;
 /// start of each playout instead of propagating, 6% more instructions).
 const FLIP_VISITS: usize = 8;
 const VISIT_BYTES: usize = 128;
+/// A flip counts the readers of its slot where it is (no call, no saved
+/// registers: a small fan-out costs less) when they are fewer than this
+/// many, out of line otherwise (a loop of its own keeps its counters'
+/// place in a register: inlined in a settle, it reloads it at every reader).
+const FEW_READERS: u32 = 16;
 /// A rule with no guard.
 const NO_GROUP: u32 = u32::MAX;
 /// No literal: a rule with no guard, a slot that is not deferred.
@@ -1551,14 +1556,31 @@ impl Counters {
                 self.next[i as usize / 64] ^= 1 << (i % 64);
             }
         }
-        if slot.flags & READ != 0 {
-            self.flip_fanout::<ASIDE>(prop, s, slot, v);
+        if slot.flags & READ == 0 {
+            return;
         }
+        match slot.end - slot.start {
+            FEW_READERS.. => self.flip_many::<ASIDE>(prop, s, slot, v),
+            _ => self.flip_fanout::<ASIDE>(prop, s, slot, v),
+        }
+    }
+
+    /// [`Counters::flip_fanout`] out of line, for a slot of many readers
+    /// (see [`FEW_READERS`]).
+    #[inline(never)]
+    fn flip_many<const ASIDE: bool>(
+        &mut self,
+        prop: &Propagation,
+        s: u32,
+        slot: SlotInfo,
+        v: bool,
+    ) {
+        self.flip_fanout::<ASIDE>(prop, s, slot, v);
     }
 
     /// Tells the rules and components reading slot `s` (whose entry is
     /// `slot`) its new value `v`.
-    #[inline]
+    #[inline(always)]
     fn flip_fanout<const ASIDE: bool>(
         &mut self,
         prop: &Propagation,
