@@ -265,3 +265,28 @@ fn a_grounding_predicted_beyond_its_budget_stops_at_the_measure() {
         format!("note: tests/games/drift.rules: {why}; using the rule evaluator\n")
     );
 }
+
+/// A body of one literal more than the incremental engine counts in 16
+/// bits: the game stays on the reference engine, even when the incremental
+/// one is asked for, and answers as it.
+#[test]
+fn a_body_too_long_to_count_stays_on_the_reference() {
+    let literals = 1 << 16;
+    let body: Vec<String> = (1..=literals).map(|i| format!("not true a({i})")).collect();
+    let text = format!(
+        "roles x.\n\
+         n(1..{literals}).\n\
+         init a(N) :- n(N).\n\
+         next a(N) :- true a(N).\n\
+         legal(x, wait) :- true a(1).\n\
+         terminal :- {}.\n\
+         goal(x, 100) :- terminal.\n",
+        body.join(", ")
+    );
+    let mut game = open(&text).game;
+    game.set_engine(EngineKind::Incremental);
+    let mut machine = game.machine();
+    machine.set_state(&game.initial());
+    assert!(!machine.is_terminal());
+    assert_eq!(game.engine(), EngineKind::Reference);
+}

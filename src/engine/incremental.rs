@@ -40,9 +40,18 @@ const NOT_COMPONENT: u32 = 0;
 const TEST_SLOT: u32 = u32::MAX;
 /// In choosing between a copy and a propagation: a flipped base fact
 /// costs as much as this many fan-out visits (the derived slots it
-/// changes in turn), and one visit as much as copying this many bytes.
+/// changes in turn), and one visit as much as copying this many bytes
+/// (fitted when a rule's counter took 4 bytes; halved with the counters,
+/// so that a copy of as many counters weighs as much as before: at 256,
+/// a conformance game of 12,254 rules copied its 2-byte counters at the
+/// start of each playout instead of propagating, 6% more instructions).
 const FLIP_VISITS: usize = 8;
-const VISIT_BYTES: usize = 256;
+const VISIT_BYTES: usize = 128;
+/// A flip counts the readers of its slot where it is (no call, no saved
+/// registers: a small fan-out costs less) when they are fewer than this
+/// many, out of line otherwise (a loop of its own keeps its counters'
+/// place in a register: inlined in a settle, it reloads it at every reader).
+const FEW_READERS: u32 = 16;
 /// A rule with no guard.
 const NO_GROUP: u32 = u32::MAX;
 /// No literal: a rule with no guard, a slot that is not deferred.
@@ -317,9 +326,17 @@ const INCREMENTAL_VIEW_RULES: usize = 20;
 
 /// Whether the incremental engine is expected to be faster than the
 /// reference on this net: the reference re-derives the whole view cone
-/// every state, so a large cone is what propagation saves.
+/// every state, so a large cone is what propagation saves. Never for a
+/// net it cannot count ([`counts`]).
 pub fn pays_off(net: &Net) -> bool {
-    net.plan_rules(&net.view) >= INCREMENTAL_VIEW_RULES
+    counts(net) && net.plan_rules(&net.view) >= INCREMENTAL_VIEW_RULES
+}
+
+/// Whether the incremental engine can run this net: a rule's false
+/// literals are counted in 16 bits ([`Counters`]), so no body may have more
+/// than `u16::MAX` literals.
+pub fn counts(net: &Net) -> bool {
+    (net.rule_lits.windows(2)).all(|w| w[1] - w[0] <= u32::from(u16::MAX))
 }
 
 /// The view and after plans merged, in slot order.
@@ -686,7 +703,7 @@ impl Products {
     /// The counters of the products in `vals`: each part's and product
     /// rule's false literals, each head's support from its product rules,
     /// and the returned parts that hold per half.
-    fn load(&self, vals: &[bool], false_lits: &mut [u32], support: &mut [u32]) -> Vec<u32> {
+    fn load(&self, vals: &[bool], false_lits: &mut [u16], support: &mut [u32]) -> Vec<u32> {
         let first = self.first_rule as usize;
         let first_part = first + self.head.len();
         let mut halves = vec![0; self.half_start.len() - 1];
@@ -697,13 +714,13 @@ impl Products {
                     .iter()
                     .filter(|&&l| !literal_holds(vals, l))
                     .count();
-                false_lits[first_part + k] = f as u32;
+                false_lits[first_part + k] = (f as u16).wrapping_neg();
                 *held += (f == 0) as u32;
             }
         }
         for (p, &head) in self.head.iter().enumerate() {
             let f = (halves[2 * p] == 0) as u32 + (halves[2 * p + 1] == 0) as u32;
-            false_lits[first + p] = f;
+            false_lits[first + p] = (f as u16).wrapping_neg();
             support[head as usize] += (f == 0) as u32;
         }
         halves
@@ -1167,8 +1184,13 @@ pub struct Counters {
     /// The base facts the values describe.
     loaded: Box<[u64]>,
     vals: Vec<bool>,
-    /// Per rule, its false literals (its move not counted).
-    false_lits: Vec<u32>,
+    /// Per rule, its false literals (its move not counted), negated in 16
+    /// bits (`0 - n`, wrapping): a literal turning true adds one and the
+    /// rule's body holds when that gives zero; one turning false takes one
+    /// away, and the body held if that borrows. Each is one
+    /// read-modify-write whose flags tell the crossing, and the counters
+    /// take half the room of 32 bits (a copy, the cache).
+    false_lits: Vec<u16>,
     /// Per slot, its rules that hold.
     support: Vec<u32>,
     /// Per guard group, its rules with no false literal, as bits (see
@@ -1271,7 +1293,7 @@ impl Counters {
                 .iter()
                 .filter(|&&l| l != guard && !literal_holds(&vals, l))
                 .count();
-            false_lits[rule] = f as u32;
+            false_lits[rule] = (f as u16).wrapping_neg();
             if f == 0 && info.place != NO_GROUP {
                 held[info.place as usize / 64] |= 1 << (info.place % 64);
             }
@@ -1345,7 +1367,8 @@ impl Counters {
     /// The bytes a copy writes: about what the counters hold.
     pub fn bytes(&self) -> usize {
         self.vals.len()
-            + 4 * (self.false_lits.len() + self.support.len())
+            + 2 * self.false_lits.len()
+            + 4 * self.support.len()
             + 8 * self.held.len()
             + 4 * self.lists.iter().map(Vec::len).sum::<usize>()
             + 8 * (self.dirty.len() + self.dirty_words.len() + 2 * self.next.len())
@@ -1520,7 +1543,7 @@ impl Counters {
     }
 
     /// Changes the value of slot `s` and tells the rules that read it.
-    #[inline]
+    #[inline(always)]
     fn flip<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32) {
         let v = !self.vals[s as usize];
         self.vals[s as usize] = v;
@@ -1533,14 +1556,31 @@ impl Counters {
                 self.next[i as usize / 64] ^= 1 << (i % 64);
             }
         }
-        if slot.flags & READ != 0 {
-            self.flip_fanout::<ASIDE>(prop, s, slot, v);
+        if slot.flags & READ == 0 {
+            return;
         }
+        match slot.end - slot.start {
+            FEW_READERS.. => self.flip_many::<ASIDE>(prop, s, slot, v),
+            _ => self.flip_fanout::<ASIDE>(prop, s, slot, v),
+        }
+    }
+
+    /// [`Counters::flip_fanout`] out of line, for a slot of many readers
+    /// (see [`FEW_READERS`]).
+    #[inline(never)]
+    fn flip_many<const ASIDE: bool>(
+        &mut self,
+        prop: &Propagation,
+        s: u32,
+        slot: SlotInfo,
+        v: bool,
+    ) {
+        self.flip_fanout::<ASIDE>(prop, s, slot, v);
     }
 
     /// Tells the rules and components reading slot `s` (whose entry is
     /// `slot`) its new value `v`.
-    #[inline]
+    #[inline(always)]
     fn flip_fanout<const ASIDE: bool>(
         &mut self,
         prop: &Propagation,
@@ -1557,15 +1597,16 @@ impl Counters {
         };
         for &rule in falling {
             let count = &mut self.false_lits[rule as usize];
-            *count -= 1;
+            *count = count.wrapping_add(1);
             if *count == 0 {
                 self.satisfied::<ASIDE>(prop, rule, true);
             }
         }
         for &rule in rising {
             let count = &mut self.false_lits[rule as usize];
-            *count += 1;
-            if *count == 1 {
+            let (left, borrowed) = count.overflowing_sub(1);
+            *count = left;
+            if borrowed {
                 self.satisfied::<ASIDE>(prop, rule, false);
             }
         }
@@ -1666,11 +1707,11 @@ impl Counters {
         }
         let rule = prop.products.first_rule + h / 2;
         let count = &mut self.false_lits[rule as usize];
-        match now {
-            true => *count -= 1,
-            false => *count += 1,
-        }
-        if *count == !now as u32 {
+        *count = match now {
+            true => count.wrapping_add(1),
+            false => count.wrapping_sub(1),
+        };
+        if *count == (!now as u16).wrapping_neg() {
             self.support_moved(prop, prop.rule[rule as usize].head, now);
         }
     }

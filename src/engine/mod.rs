@@ -510,6 +510,9 @@ impl Game {
         if self.rules.is_some() || engine == EngineKind::Rules {
             return;
         }
+        if engine == EngineKind::Incremental && !incremental::counts(&self.net) {
+            return;
+        }
         self.words = None;
         if engine == EngineKind::Words {
             match WordProgram::new(&self.net, &self.atoms, &self.terms, &self.symbols) {
