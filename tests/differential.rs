@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{games_in, open_game as open};
+use common::{Moment, games_in, open_game as open};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::HashMap;
@@ -52,51 +52,19 @@ fn view(m: &mut Machine) -> String {
     out
 }
 
-/// Seeded random playouts: the incremental machine follows the states in
-/// order and agrees with a reference machine on every one of them; the
-/// visited states are returned.
-fn playouts_agree(path: &Path, reference: &Game, incremental: &Game) -> Vec<State> {
-    let (mut a, mut b) = (reference.machine(), incremental.machine());
-    let mut visited = Vec::new();
-    for seed in 0..PLAYOUTS {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let mut state = reference.initial();
-        for step in 0..MAX_STEPS {
-            a.set_state(&state);
-            b.set_state(&state);
-            let (va, vb) = (view(&mut a), view(&mut b));
-            let at = format!("{} seed {seed} step {step}", path.display());
-            assert_eq!(va, vb, "{at}: view of {}", reference.show_state(&state));
-            visited.push(state.clone());
-            if a.is_terminal() || a.check_playable().is_err() {
-                break;
-            }
-            let Ok(joint) = a.random_joint(&mut rng) else {
-                break;
-            };
-            let next = a.next(&joint).expect("next state");
-            assert_eq!(
-                next,
-                b.next(&joint).expect("next state"),
-                "{at}: next after {joint:?}"
-            );
-            state = next;
+/// Seeded random playouts and the states they visit in a scrambled order
+/// (`common::walk_side_by_side`): the second machine agrees with the
+/// reference machine on the view of every state loaded and on every next
+/// state.
+fn walks_agree(path: &Path, reference: &Game, other: &Game) {
+    let (mut a, mut b) = (reference.machine(), other.machine());
+    let limits = (PLAYOUTS, MAX_STEPS);
+    common::walk_side_by_side(path, (&mut a, &mut b), limits, |a, b, at, moment| {
+        if moment == Moment::Loaded {
+            let state = a.game().show_state(a.state());
+            assert_eq!(view(a), view(b), "{at}: view of {state}");
         }
-    }
-    visited
-}
-
-/// The visited states again in a scrambled order, so the incremental
-/// machine jumps between unrelated states.
-fn jumps_agree(path: &Path, reference: &Game, incremental: &Game, states: &[State]) {
-    let (mut a, mut b) = (reference.machine(), incremental.machine());
-    let n = states.len();
-    for k in 0..n {
-        let state = &states[(k * 7919 + n / 2) % n];
-        a.set_state(state);
-        b.set_state(state);
-        assert_eq!(view(&mut a), view(&mut b), "{}: jump {k}", path.display());
-    }
+    });
 }
 
 /// Perft to the first depth with more than [`PERFT_LEAVES`] leaves (or
@@ -120,8 +88,7 @@ fn perft_agrees(path: &Path, reference: &Game, incremental: &Game) {
 fn differential(path: &Path) {
     let (reference, incremental) = engines(path);
     perft_agrees(path, &reference, &incremental);
-    let states = playouts_agree(path, &reference, &incremental);
-    jumps_agree(path, &reference, &incremental, &states);
+    walks_agree(path, &reference, &incremental);
     words_agree(path, &reference);
     rules_agree(path, &reference);
 }
@@ -142,8 +109,7 @@ fn words_agree(path: &Path, reference: &Game) {
         assert!(words.runs_native_words(), "{}: interpreted", path.display());
     }
     perft_agrees(path, reference, &words);
-    let states = playouts_agree(path, reference, &words);
-    jumps_agree(path, reference, &words, &states);
+    walks_agree(path, reference, &words);
 }
 
 /// Perft levels of the rule evaluator are compared up to this many leaves.

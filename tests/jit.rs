@@ -10,10 +10,8 @@
 
 mod common;
 
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::Path;
-use tabula::engine::{EngineKind, Game, Machine, State};
+use tabula::engine::{EngineKind, Game, Machine};
 
 /// Random playouts per game and their step limit.
 const PLAYOUTS: u64 = 4;
@@ -76,38 +74,11 @@ fn side_by_side(path: &Path) {
 
 fn both_ways((native, interpreted): (Game, Game), path: &Path) {
     let (mut a, mut b) = (native.machine(), interpreted.machine());
-    let mut visited: Vec<State> = Vec::new();
-    let mut steps = 0;
-    for seed in 0..PLAYOUTS {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let mut state = native.initial();
-        for step in 0..MAX_STEPS {
-            let at = format!("{} seed {seed} step {step}", path.display());
-            a.set_state(&state);
-            b.set_state(&state);
-            agree(&a, &b, &at);
-            visited.push(state.clone());
-            if a.is_terminal() || a.check_playable().is_err() {
-                break;
-            }
-            let Ok(joint) = a.random_joint(&mut rng) else {
-                break;
-            };
-            let next = a.next(&joint).expect("next state");
-            assert_eq!(next, b.next(&joint).expect("next state"), "{at}: next");
-            agree(&a, &b, &format!("{at} after {joint:?}"));
-            state = next;
-            steps += 1;
-        }
-    }
-    assert!(steps > 0, "{}: no move was played", path.display());
-    let n = visited.len();
-    for k in 0..n {
-        let state = &visited[(k * 7919 + n / 2) % n];
-        a.set_state(state);
-        b.set_state(state);
-        agree(&a, &b, &format!("{}: jump {k}", path.display()));
-    }
+    let limits = (PLAYOUTS, MAX_STEPS);
+    let played = common::walk_side_by_side(path, (&mut a, &mut b), limits, |a, b, at, _| {
+        agree(a, b, at)
+    });
+    assert!(played > 0, "{}: no move was played", path.display());
 }
 
 #[test]

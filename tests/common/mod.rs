@@ -389,3 +389,65 @@ pub fn draws_of(counts: &BTreeMap<String, u64>, prefix: &str) -> (BTreeMap<Strin
     let total = kept.values().sum();
     (kept, total)
 }
+
+/// When [`walk_side_by_side`] compares its two machines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moment {
+    /// Both loaded the same state.
+    Loaded,
+    /// Both computed the next state of the same joint move.
+    AfterNext,
+}
+
+/// Two machines of one game side by side: both load the states of seeded
+/// random playouts (seeds `0..playouts`, at most `max_steps` joint moves,
+/// the first machine's random joint moves), `agree` comparing them at each
+/// state and after each next state, which must be the same; then both load
+/// the states visited again in a scrambled order, so that each jumps
+/// between unrelated states. Returns the joint moves played.
+pub fn walk_side_by_side(
+    path: &Path,
+    (a, b): (&mut tabula::engine::Machine, &mut tabula::engine::Machine),
+    (playouts, max_steps): (u64, u32),
+    mut agree: impl FnMut(&mut tabula::engine::Machine, &mut tabula::engine::Machine, &str, Moment),
+) -> u32 {
+    use rand::SeedableRng;
+    let mut visited: Vec<State> = Vec::new();
+    let mut played = 0;
+    for seed in 0..playouts {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut state = a.game().initial();
+        for step in 0..max_steps {
+            let at = format!("{} seed {seed} step {step}", path.display());
+            a.set_state(&state);
+            b.set_state(&state);
+            agree(a, b, &at, Moment::Loaded);
+            visited.push(state.clone());
+            if a.is_terminal() || a.check_playable().is_err() {
+                break;
+            }
+            let Ok(joint) = a.random_joint(&mut rng) else {
+                break;
+            };
+            let next = a.next(&joint).expect("next state");
+            let at = format!("{at} after {joint:?}");
+            assert_eq!(next, b.next(&joint).expect("next state"), "{at}: next");
+            agree(a, b, &at, Moment::AfterNext);
+            state = next;
+            played += 1;
+        }
+    }
+    let n = visited.len();
+    for k in 0..n {
+        let state = &visited[(k * 7919 + n / 2) % n];
+        a.set_state(state);
+        b.set_state(state);
+        agree(
+            a,
+            b,
+            &format!("{}: jump {k}", path.display()),
+            Moment::Loaded,
+        );
+    }
+    played
+}
