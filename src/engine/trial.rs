@@ -37,11 +37,11 @@ const TRIAL_PLAYOUT: u32 = 200;
 const MARGIN: u64 = 2;
 
 /// Run whole with native code (session 14), the word engine plays when its
-/// native work over `NATIVE_SHARE`, plus its other work (the rules filed
-/// under the moves, which it interprets, the copies in and out, the
-/// `legal` words) times `OTHER_WEIGHT`, is less than the incremental
-/// engine's visits: one unit of native work counts an eighth of a visit,
-/// and the other work one and a half. Fitted on the conformance, shipped
+/// native work over `NATIVE_SHARE`, plus its other work (the `legal` words
+/// read and the rules filed under moves that read more than the move,
+/// which it interprets; [`Trial::native`]) times `OTHER_WEIGHT`, is less
+/// than the incremental engine's visits: one unit of native work counts an
+/// eighth of a visit, and the other work one and a half. Fitted on the conformance, shipped
 /// and test games (docs/ENGINES.md, "Session 14: the phases run whole"):
 /// every game it moves plays faster there, by instructions and on the
 /// clock; a sixteenth moved a conformance game whose native code (thousands

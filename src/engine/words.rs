@@ -284,16 +284,8 @@ impl RoleLegal {
         match self.order {
             MoveOrder::Bits => self.for_each_legal(bits, |m| out.push(m)),
             MoveOrder::Set(words) => {
-                let mut set = |m: u32| move_order[(m / 64) as usize] |= 1 << (m % 64);
-                self.always.iter().for_each(|&m| set(m));
-                self.for_each_legal(bits, set);
-                for (i, word) in (0u32..).zip(&mut move_order[..words]) {
-                    let mut moves = std::mem::take(word);
-                    while moves != 0 {
-                        out.push(64 * i + moves.trailing_zeros());
-                        moves &= moves - 1;
-                    }
-                }
+                self.set_moves(bits, move_order);
+                take_moves(&mut move_order[..words], |m| out.push(m));
             }
             MoveOrder::Sort => {
                 self.for_each_legal(bits, |m| out.push(m));
@@ -301,6 +293,20 @@ impl RoleLegal {
                 out.sort_unstable();
             }
         }
+    }
+
+    /// Sets the bit of each legal move in `move_order`, the always legal
+    /// ones too ([`MoveOrder::Set`]); returns how many.
+    #[inline(always)]
+    fn set_moves(&self, bits: &[u64], move_order: &mut [u64]) -> usize {
+        let mut n = self.always.len();
+        let mut set = |m: u32| move_order[(m / 64) as usize] |= 1 << (m % 64);
+        self.always.iter().for_each(|&m| set(m));
+        self.for_each_legal(bits, |m| {
+            set(m);
+            n += 1;
+        });
+        n
     }
 
     /// Calls `f` with the move of each set `legal` bit, in bit order.
@@ -313,6 +319,19 @@ impl RoleLegal {
                 f(self.move_at[(bit - self.first) as usize]);
                 set &= set - 1;
             }
+        }
+    }
+}
+
+/// Calls `f` with the move of each bit set in `move_order`, in order,
+/// leaving every word zero.
+#[inline(always)]
+fn take_moves(move_order: &mut [u64], mut f: impl FnMut(u32)) {
+    for (i, word) in (0u32..).zip(move_order) {
+        let mut moves = std::mem::take(word);
+        while moves != 0 {
+            f(64 * i + moves.trailing_zeros());
+            moves &= moves - 1;
         }
     }
 }
@@ -1747,29 +1766,16 @@ impl WordProgram {
             role.list(&m.bits, &mut m.move_order, legal);
             return Some(legal[pick(legal.len())?]);
         };
-        // As `RoleLegal::list`, counting the moves as they are set and
-        // reading only the one drawn back.
-        let move_order = &mut m.move_order[..words];
-        let mut n = role.always.len();
-        let mut set = |m: u32| move_order[(m / 64) as usize] |= 1 << (m % 64);
-        role.always.iter().for_each(|&m| set(m));
-        role.for_each_legal(&m.bits, |m| {
-            set(m);
-            n += 1;
-        });
-        // The `k`-th move in order; every word back to zero.
+        // As `RoleLegal::list`, keeping only the move drawn.
+        let n = role.set_moves(&m.bits, &mut m.move_order);
         let mut k = pick(n);
         let mut picked = None;
-        for (i, word) in (0u32..).zip(move_order.iter_mut()) {
-            let mut moves = std::mem::take(word);
-            while moves != 0 {
-                if k == Some(0) {
-                    picked = Some(64 * i + moves.trailing_zeros());
-                }
-                k = k.map(|k| k.wrapping_sub(1));
-                moves &= moves - 1;
+        take_moves(&mut m.move_order[..words], |m| {
+            if k == Some(0) {
+                picked = Some(m);
             }
-        }
+            k = k.map(|k| k.wrapping_sub(1));
+        });
         picked
     }
 
