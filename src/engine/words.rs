@@ -1981,46 +1981,7 @@ impl WordProgram {
             let all = self.units.units.len() as u32;
             self.run_scheduled::<COUNT>(m, self.units.first_after..all);
         } else {
-            match &self.native {
-                Some(native) => native.code.run(bits, native.clear_after),
-                None => {
-                    for &(w, mask) in &self.after.clear {
-                        bits[w as usize] &= !mask;
-                    }
-                }
-            }
-            if COUNT {
-                *work += self.whole_cost.1;
-            }
-            let mut varying = false;
-            for &i in moves.iter() {
-                let rules = &self.does[i as usize];
-                for &(w, mask) in &rules.fixed {
-                    bits[w as usize] |= mask;
-                }
-                varying |= !rules.varying.is_empty();
-                if COUNT {
-                    *work += rules.fixed_cost;
-                }
-            }
-            let native = self.native.as_deref();
-            match native.and_then(|n| n.after_levels).filter(|_| !varying) {
-                // No rule of the moves to run between levels: all at once.
-                Some(calls) => native.map_or((), |n| n.code.run(bits, calls)),
-                None => {
-                    for (l, &(start, end)) in self.after.levels.iter().enumerate() {
-                        self.run_native_or(bits, |n| n.after[l], start, end);
-                        let level = l as u32 + 1;
-                        for (i, next) in cursors.iter_mut() {
-                            let rules = &self.does[*i as usize].varying;
-                            while let Some(rule) = rules.get(*next).filter(|r| r.level == level) {
-                                self.run_triggered::<COUNT>(bits, rule, work, interpreted);
-                                *next += 1;
-                            }
-                        }
-                    }
-                }
-            }
+            self.run_after_whole::<COUNT>(bits, moves, cursors, work, interpreted);
             m.after_loaded = true;
         }
         if COUNT {
@@ -2032,6 +1993,61 @@ impl WordProgram {
             m.last_next.extend_from_slice(out);
         }
         m.next_held = true;
+    }
+
+    /// The `after` phase run whole for the chosen `moves` (their cursors
+    /// at the start of their rules): cleared, the moves' fixed bits set,
+    /// then level by level with the moves' other rules of each level, or
+    /// all levels in one native call where the moves have no other rule.
+    #[inline(always)]
+    fn run_after_whole<const COUNT: bool>(
+        &self,
+        bits: &mut [u64],
+        moves: &[u32],
+        cursors: &mut [(u32, usize)],
+        work: &mut u64,
+        interpreted: &mut u64,
+    ) {
+        match &self.native {
+            Some(native) => native.code.run(bits, native.clear_after),
+            None => {
+                for &(w, mask) in &self.after.clear {
+                    bits[w as usize] &= !mask;
+                }
+            }
+        }
+        if COUNT {
+            *work += self.whole_cost.1;
+        }
+        let mut varying = false;
+        for &i in moves {
+            let rules = &self.does[i as usize];
+            for &(w, mask) in &rules.fixed {
+                bits[w as usize] |= mask;
+            }
+            varying |= !rules.varying.is_empty();
+            if COUNT {
+                *work += rules.fixed_cost;
+            }
+        }
+        let all_levels = (self.native.as_deref())
+            .and_then(|n| Some((n, n.after_levels?)))
+            .filter(|_| !varying);
+        if let Some((native, calls)) = all_levels {
+            native.code.run(bits, calls);
+            return;
+        }
+        for (l, &(start, end)) in self.after.levels.iter().enumerate() {
+            self.run_native_or(bits, |n| n.after[l], start, end);
+            let level = l as u32 + 1;
+            for (i, next) in cursors.iter_mut() {
+                let rules = &self.does[*i as usize].varying;
+                while let Some(rule) = rules.get(*next).filter(|r| r.level == level) {
+                    self.run_triggered::<COUNT>(bits, rule, work, interpreted);
+                    *next += 1;
+                }
+            }
+        }
     }
 
     /// Whether goals are read from the bits ([`WordProgram::goals_into`]);
