@@ -25,7 +25,7 @@
 //! other memory.
 #![allow(unsafe_code)]
 
-use super::words::{Lit, Op};
+use super::words::{Lit, Op, Transfer};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, UserFuncName, Value, types};
 use cranelift_codegen::settings::{self, Configurable};
@@ -54,9 +54,9 @@ type WordFunction = unsafe extern "C" fn(*mut u64);
 pub enum WordMove {
     /// `bits[word] &= !mask`.
     Clear { word: u32, mask: u64 },
-    /// Bits `mask` of word `word` are ORed in `shift` bits further on
-    /// (bit `b` to bit `64 * word + b + shift`, at or above zero).
-    Copy { word: u32, shift: i64, mask: u64 },
+    /// A copy of bits of the array further on, ORed in (a transfer whose
+    /// source is the array itself).
+    Copy(Transfer),
 }
 
 /// One range of operations to compile, with the word moves its first
@@ -254,7 +254,7 @@ impl Program<'_> {
         let inside = |word: i64| (0..self.words as i64).contains(&word);
         let fits = moves.iter().all(|&m| match m {
             WordMove::Clear { word, .. } => inside(word.into()),
-            WordMove::Copy { word, shift, .. } => {
+            WordMove::Copy(Transfer { word, shift, .. }) => {
                 let at = 64 * i64::from(word) + shift;
                 inside(word.into())
                     && at >= 0
@@ -403,7 +403,7 @@ fn emit_move(b: &mut FunctionBuilder, bits: Value, word_move: WordMove) {
             let new = b.ins().band_imm_u(old, !mask as i64);
             b.ins().store(ACCESS, new, bits, 8 * word as i32);
         }
-        WordMove::Copy { word, shift, mask } => {
+        WordMove::Copy(Transfer { word, shift, mask }) => {
             let value = load(b, bits, word);
             let value = b.ins().band_imm_u(value, mask as i64);
             let at = 64 * i64::from(word) + shift;

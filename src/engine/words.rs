@@ -86,11 +86,11 @@ const MOVE_ORDER_WORDS: usize = 256;
 /// `shift` bits further (bit `b` of the source and bit `64 * word + b +
 /// shift` of the array). The guard word keeps `64 * word + shift` at or
 /// above zero. The source is a state's words or the array itself.
-#[derive(Clone, Copy, Debug)]
-struct Transfer {
-    word: u32,
-    shift: i64,
-    mask: u64,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Transfer {
+    pub(super) word: u32,
+    pub(super) shift: i64,
+    pub(super) mask: u64,
 }
 
 /// The packed operations of one phase, level by level.
@@ -1545,11 +1545,7 @@ impl WordProgram {
         };
         let mut reload = clears(&self.view.clear);
         reload.extend(clears(&self.base_clear));
-        reload.extend(self.reload.iter().map(|t| WordMove::Copy {
-            word: t.word,
-            shift: t.shift,
-            mask: t.mask,
-        }));
+        reload.extend(self.reload.iter().map(|&t| WordMove::Copy(t)));
         let clear_after = clears(&self.after.clear);
         let plain = |ops: (u32, u32)| Piece { ops, before: &[] };
         let mut pieces: Vec<Piece> = self.units.units.iter().map(|u| plain(u.ops)).collect();
