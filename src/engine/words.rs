@@ -1557,20 +1557,24 @@ impl WordProgram {
                 before,
             });
         }
+        // Every level of `after` at once, where their operations follow
+        // one another (the functions of the levels, reused).
         let levels = &self.after.levels;
-        let contiguous = levels.windows(2).all(|w| w[0].1 == w[1].0);
-        let after_ops = match (levels.first(), levels.last()) {
-            (Some(first), Some(last)) => (first.0, last.1),
-            _ => (view_end, view_end),
+        let all_levels = match (levels.first(), levels.last()) {
+            (Some(first), Some(last)) if levels.windows(2).all(|w| w[0].1 == w[1].0) => {
+                Some((first.0, last.1))
+            }
+            _ => None,
         };
-        pieces.push(plain(after_ops));
+        pieces.extend(all_levels.map(plain));
         let (code, calls) =
             NativeCode::compile(self.words, &self.ops, &self.lits, &self.masks, &pieces)?;
         let mut calls = calls.into_iter();
         let units = calls.by_ref().take(self.units.units.len()).collect();
         let view = calls.next().unwrap_or_default();
         let after = calls.by_ref().take(self.after.levels.len()).collect();
-        let (reload, clear_after, after_levels) = (calls.next(), calls.next(), calls.next());
+        let (reload, clear_after) = (calls.next(), calls.next());
+        let after_levels = all_levels.and_then(|_| calls.next());
         self.native = Some(Arc::new(Native {
             code,
             units,
@@ -1578,7 +1582,7 @@ impl WordProgram {
             after,
             reload: reload.unwrap_or_default(),
             clear_after: clear_after.unwrap_or_default(),
-            after_levels: after_levels.filter(|_| contiguous),
+            after_levels,
         }));
         Ok(())
     }
