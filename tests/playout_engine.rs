@@ -47,12 +47,12 @@ fn the_trial_is_shown_by_check_explain() {
     );
     assert_eq!(
         playout_work("games/pawn_whopping.rules"),
-        "332 flips and readers, 406 word operations per joint move (292 run whole, 17 of them \
+        "332 flips and readers, 369 word operations per joint move (251 run whole, 18 of them \
          outside native code): bench and match play on words"
     );
     assert_eq!(
         playout_work("games/tablan.rules"),
-        "2149 flips and readers, 5546 word operations per joint move (5616 run whole, 24 of \
+        "2149 flips and readers, 6478 word operations per joint move (6275 run whole, 66 of \
          them outside native code): bench and match play on incremental"
     );
 }

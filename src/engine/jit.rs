@@ -7,7 +7,8 @@
 //! phase's bits, copying the next state's bits into the state's: a
 //! [`Piece`]). Out: [`NativeCode`], one function per piece of at most
 //! [`OPS_PER_FUNCTION`] operations, and per requested range a [`Calls`]
-//! naming the functions that run it; or `Err` with the reason (no
+//! naming the functions that run it; and per role a [`Scatter`] function
+//! that sets its legal moves' bits in move order; or `Err` with the reason (no
 //! cranelift backend for the host, a failed compilation, a program over
 //! [`MAX_WORK`]), and the engine interprets.
 //!
@@ -27,11 +28,13 @@
 
 use super::words::{Lit, Op, Transfer};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, UserFuncName, Value, types};
+use cranelift_codegen::ir::{
+    AbiParam, BlockArg, InstBuilder, MemFlagsData, Signature, UserFuncName, Value, types,
+};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{Linkage, Module, default_libcall_names};
+use cranelift_module::{FuncId, Linkage, Module, default_libcall_names};
 use rustc_hash::FxHashMap;
 
 /// The most operations one function holds: a range with more is split
@@ -48,6 +51,26 @@ pub const MAX_WORK: u64 = 1 << 18;
 /// A compiled function: runs its operations on the bit array at the
 /// address given.
 type WordFunction = unsafe extern "C" fn(*mut u64);
+
+/// A compiled scatter: sets, in the move-order words at the second
+/// address, the bit of each legal move the bit array at the first address
+/// holds; returns how many.
+type ScatterFunction = unsafe extern "C" fn(*const u64, *mut u64) -> u64;
+
+/// A role's legal moves, put into move order by a native function: bit
+/// `b` of the array set (in `words`, a word and the mask of the role's
+/// `legal` bits in it) is move `move_at[b - first]`, whose bit the
+/// function sets in the move-order words; the moves of `always` are legal
+/// in every state.
+#[derive(Clone, Copy, Debug)]
+pub struct Scatter<'s> {
+    pub words: &'s [(u32, u64)],
+    pub first: u32,
+    pub move_at: &'s [u32],
+    pub always: &'s [u32],
+    /// The move-order words the moves' bits lie in.
+    pub order_words: usize,
+}
 
 /// A word move done before a range's operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,9 +120,13 @@ impl Drop for OwnedModule {
 /// A word program's operations compiled to native functions.
 pub struct NativeCode {
     functions: Vec<WordFunction>,
+    /// Per [`Scatter`] compiled, its function and its move-order words.
+    scatters: Vec<(ScatterFunction, usize)>,
     /// The bit array's length the code was compiled for (every address it
     /// touches is below it).
     words: usize,
+    /// The scatters' tables of moves, read by their code.
+    _tables: Vec<Box<[u32]>>,
     /// Declared after `functions`, so the code is freed last.
     _module: OwnedModule,
 }
@@ -125,16 +152,33 @@ impl NativeCode {
         }
     }
 
+    /// Runs scatter `k` ([`NativeCode::compile`]'s order) on `bits`, the
+    /// bit array of a machine of the program compiled: sets the bit of
+    /// each legal move in `order` (zero before); returns how many.
+    #[inline]
+    pub fn scatter(&self, k: usize, bits: &[u64], order: &mut [u64]) -> usize {
+        let (function, order_words) = self.scatters[k];
+        assert!(bits.len() >= self.words, "a bit array of the wrong size");
+        assert!(order.len() >= order_words, "move-order words too few");
+        // SAFETY: the function reads only words below `self.words` of
+        // `bits` and its table, and writes only words below `order_words`
+        // of `order` (every table entry its masks reach was checked when
+        // it was compiled); its code and table live as long as `self`.
+        unsafe { function(bits.as_ptr(), order.as_mut_ptr()) as usize }
+    }
+
     /// Compiles the operations of each of `pieces` (of `ops`) for a bit
-    /// array of `words` words; returns the code and each piece's calls, in
-    /// order. A piece without word moves equal to consecutive pieces before
-    /// it reuses their functions (a whole phase after its units).
+    /// array of `words` words, and the `scatters`; returns the code and
+    /// each piece's calls, in order. A piece without word moves equal to
+    /// consecutive pieces before it reuses their functions (a whole phase
+    /// after its units).
     pub fn compile(
         words: usize,
         ops: &[Op],
         lits: &[Lit],
         masks: &[u64],
         pieces: &[Piece],
+        scatters: &[Scatter],
     ) -> Result<(NativeCode, Vec<Calls>), String> {
         if words > i32::MAX as usize / 8 {
             return Err("the bit array is too large to address".into());
@@ -188,7 +232,10 @@ impl NativeCode {
             }
             calls.push(piece_calls);
         }
-        let code = program.emit(&fresh).map_err(|e| e.to_string())?;
+        for scatter in scatters {
+            program.check_scatter(scatter)?;
+        }
+        let code = program.emit(&fresh, scatters).map_err(|e| e.to_string())?;
         Ok((code, calls))
     }
 }
@@ -268,12 +315,36 @@ impl Program<'_> {
         }
     }
 
+    /// Checks that every word `scatter` reads is inside the bit array, and
+    /// every move its masks reach is in its table and its move-order words.
+    fn check_scatter(&self, scatter: &Scatter) -> Result<(), String> {
+        let in_order = |m: u32| (m as usize) < 64 * scatter.order_words;
+        let fits = scatter.order_words <= i32::MAX as usize / 8
+            && scatter.always.iter().all(|&m| in_order(m))
+            && scatter.words.iter().all(|&(word, mask)| {
+                (word as usize) < self.words
+                    && (0..64).filter(|b| mask >> b & 1 == 1).all(|b| {
+                        let at = (64 * u64::from(word) + b).checked_sub(scatter.first.into());
+                        at.and_then(|at| scatter.move_at.get(at as usize))
+                            .is_some_and(|&m| in_order(m))
+                    })
+            });
+        match fits {
+            true => Ok(()),
+            false => Err("a legal move's bit lies outside its table".into()),
+        }
+    }
+
     fn literals(&self, op: &Op) -> (&[Lit], &[Lit]) {
         self.lits[op.start as usize..op.end as usize].split_at(op.gates as usize)
     }
 
-    /// Compiles one function per piece, in order.
-    fn emit(&self, pieces: &[Piece]) -> Result<NativeCode, Box<dyn std::error::Error>> {
+    /// Compiles one function per piece, in order, and one per scatter.
+    fn emit(
+        &self,
+        pieces: &[Piece],
+        scatters: &[Scatter],
+    ) -> Result<NativeCode, Box<dyn std::error::Error>> {
         let mut flags = settings::builder();
         // The code is checked by construction and by `tests/jit.rs`; the
         // verifier would double the compile time.
@@ -283,35 +354,58 @@ impl Program<'_> {
         flags.set("opt_level", "none")?;
         let isa = cranelift_native::builder()?.finish(settings::Flags::new(flags))?;
         let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+        let pointer = module.target_config().pointer_type();
         let mut signature = module.make_signature();
-        signature
-            .params
-            .push(AbiParam::new(module.target_config().pointer_type()));
+        signature.params.push(AbiParam::new(pointer));
+        let mut scatter_signature = signature.clone();
+        scatter_signature.params.push(AbiParam::new(pointer));
+        scatter_signature.returns.push(AbiParam::new(types::I64));
         let mut context = module.make_context();
         let mut builder_context = FunctionBuilderContext::new();
-        let mut ids = Vec::with_capacity(pieces.len());
-        for (n, piece) in pieces.iter().enumerate() {
-            let (start, end) = piece.ops;
-            let id = module.declare_function(&format!("ops{n}"), Linkage::Local, &signature)?;
+        let mut define = |name: String,
+                          signature: &Signature,
+                          body: &mut dyn FnMut(&mut FunctionBuilder, &[Value])|
+         -> Result<FuncId, Box<dyn std::error::Error>> {
+            let id = module.declare_function(&name, Linkage::Local, signature)?;
             context.func.signature = signature.clone();
             context.func.name = UserFuncName::user(0, id.as_u32());
             let mut b = FunctionBuilder::new(&mut context.func, &mut builder_context);
             let entry = b.create_block();
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
-            let bits = b.block_params(entry)[0];
-            for &word_move in piece.before {
-                emit_move(&mut b, bits, word_move);
-            }
-            for op in &self.ops[start as usize..end as usize] {
-                self.emit_op(&mut b, bits, op);
-            }
-            b.ins().return_(&[]);
+            let params = b.block_params(entry).to_vec();
+            body(&mut b, &params);
             b.seal_all_blocks();
             b.finalize(module.target_config());
             module.define_function(id, &mut context)?;
             module.clear_context(&mut context);
-            ids.push(id);
+            Ok(id)
+        };
+        let mut ids = Vec::with_capacity(pieces.len());
+        for (n, piece) in pieces.iter().enumerate() {
+            let (start, end) = piece.ops;
+            ids.push(define(format!("ops{n}"), &signature, &mut |b, params| {
+                for &word_move in piece.before {
+                    emit_move(b, params[0], word_move);
+                }
+                for op in &self.ops[start as usize..end as usize] {
+                    self.emit_op(b, params[0], op);
+                }
+                b.ins().return_(&[]);
+            })?);
+        }
+        let tables: Vec<Box<[u32]>> = scatters.iter().map(|s| s.move_at.into()).collect();
+        let mut scatter_ids = Vec::with_capacity(scatters.len());
+        for (n, (scatter, table)) in scatters.iter().zip(&tables).enumerate() {
+            scatter_ids.push(define(
+                format!("scatter{n}"),
+                &scatter_signature,
+                &mut |b, params| {
+                    let table = b.ins().iconst(pointer, table.as_ptr() as i64);
+                    let count = emit_scatter(b, params[0], params[1], table, scatter);
+                    b.ins().return_(&[count]);
+                },
+            )?);
         }
         module.finalize_definitions()?;
         let functions = (ids.into_iter())
@@ -323,9 +417,22 @@ impl Program<'_> {
                 unsafe { std::mem::transmute::<*const u8, WordFunction>(address) }
             })
             .collect();
+        let scatters = (scatter_ids.into_iter().zip(scatters))
+            .map(|(id, scatter)| {
+                let address = module.get_finalized_function(id);
+                // SAFETY: `address` is the entry of a function just
+                // compiled with the signature `fn(*const u64, *mut u64) ->
+                // u64` in the platform's calling convention.
+                let function =
+                    unsafe { std::mem::transmute::<*const u8, ScatterFunction>(address) };
+                (function, scatter.order_words)
+            })
+            .collect();
         Ok(NativeCode {
             functions,
+            scatters,
             words: self.words,
+            _tables: tables,
             _module: OwnedModule(Some(module)),
         })
     }
@@ -392,6 +499,67 @@ impl Program<'_> {
         b.ins().jump(done, &[]);
         b.switch_to_block(done);
     }
+}
+
+/// Emits a scatter's body (`RoleLegal::set_moves` in words.rs): for each
+/// set bit of each word read, the move at its place in `table`, whose bit
+/// is set in the move-order words at `order`; returns the count.
+fn emit_scatter(
+    b: &mut FunctionBuilder,
+    bits: Value,
+    order: Value,
+    table: Value,
+    scatter: &Scatter,
+) -> Value {
+    let mut count = b.ins().iconst(types::I64, scatter.always.len() as i64);
+    for &m in scatter.always {
+        let bit = b.ins().iconst(types::I64, (1u64 << (m % 64)) as i64);
+        or_word(b, order, m / 64, bit);
+    }
+    for &(word, mask) in scatter.words {
+        let value = load(b, bits, word);
+        let legal = b.ins().band_imm_u(value, mask as i64);
+        let (each, done) = (b.create_block(), b.create_block());
+        let set = b.append_block_param(each, types::I64);
+        let n = b.append_block_param(each, types::I64);
+        let done_count = b.append_block_param(done, types::I64);
+        b.ins().brif(
+            legal,
+            each,
+            &[BlockArg::Value(legal), BlockArg::Value(count)],
+            done,
+            &[BlockArg::Value(count)],
+        );
+        b.switch_to_block(each);
+        let low = b.ins().ctz(set);
+        let at = b
+            .ins()
+            .iadd_imm_s(low, 64 * i64::from(word) - i64::from(scatter.first));
+        let offset = b.ins().ishl_imm_u(at, 2);
+        let address = b.ins().iadd(table, offset);
+        let m = b.ins().uload32(ACCESS, address, 0);
+        let word_offset = b.ins().ushr_imm_u(m, 6);
+        let word_offset = b.ins().ishl_imm_u(word_offset, 3);
+        let target = b.ins().iadd(order, word_offset);
+        let one = b.ins().iconst(types::I64, 1);
+        let bit = b.ins().ishl(one, m);
+        let old = b.ins().load(types::I64, ACCESS, target, 0);
+        let new = b.ins().bor(old, bit);
+        b.ins().store(ACCESS, new, target, 0);
+        let next_n = b.ins().iadd_imm_s(n, 1);
+        let less_one = b.ins().iadd_imm_s(set, -1);
+        let rest = b.ins().band(set, less_one);
+        b.ins().brif(
+            rest,
+            each,
+            &[BlockArg::Value(rest), BlockArg::Value(next_n)],
+            done,
+            &[BlockArg::Value(next_n)],
+        );
+        b.switch_to_block(done);
+        count = done_count;
+    }
+    count
 }
 
 /// Emits one word move (the interpreter's loops over a phase's clear

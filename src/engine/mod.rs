@@ -562,10 +562,15 @@ impl Game {
     /// The trial, the engine it chooses for playouts and, for the word
     /// engine, the program made ready: native code where the trial counts
     /// on it and the host and the program's size allow, run whole where
-    /// that is less work.
+    /// that is less work. The native code's share is counted only for a
+    /// game whose playouts run in place ([`Machine::playout_words`]): one
+    /// with weighted chance moves plays through the general loop, which
+    /// copies every state out and in.
     fn cheaper_playouts(&self) -> Option<(WordProgram, Trial, EngineKind)> {
         let (mut program, trial) = self.playout_trial()?;
-        let native = trial.engine(true) == EngineKind::Words && program.compile_native().is_ok();
+        let native = !self.has_weighted_chance()
+            && trial.engine(true) == EngineKind::Words
+            && program.compile_native().is_ok();
         program.run_whole(native && trial.runs_whole());
         Some((program, trial, trial.engine(native)))
     }
@@ -1399,8 +1404,7 @@ impl<'g> Machine<'g> {
             }
             let does =
                 (self.joint.iter().enumerate()).map(|(r, &m)| net.roles[r].moves[m as usize].does);
-            program.step(wm, does);
-            program.advance(wm);
+            program.play(wm, does);
             length += 1;
         };
         let wm = self.words.as_mut().expect("a word machine");

@@ -39,8 +39,8 @@
 //! moves) and runs, the same way, the `after` units reading a changed bit
 //! and those of the rules filed under the moves made last time and now,
 //! then copies the `next` slots' words out; a playout's step
-//! ([`WordProgram::step`], [`WordProgram::advance`]) skips that copy and
-//! loads the next state from the `next` slots inside the array, and reads
+//! ([`WordProgram::play`]) skips that copy and loads the next state from
+//! the `next` slots inside the array, and reads
 //! the state back from the base slots only where it is needed. Every
 //! machine starts from the initial state's bits, and loading the initial
 //! state again (a new playout) restores them.
@@ -56,7 +56,7 @@
 //! have steps other than single slots).
 
 use super::compile::{BASE0, GoalValue, Net, PlanStep, SLOT_FALSE, SLOT_TRUE};
-use super::jit::{Calls, NativeCode, Piece, WordMove};
+use super::jit::{Calls, NativeCode, Piece, Scatter, WordMove};
 use crate::ground::{GTerm, GroundAtom, TermId, TermTable};
 use crate::syntax::Symbols;
 use indexmap::IndexMap;
@@ -295,8 +295,9 @@ impl RoleLegal {
         }
     }
 
-    /// Sets the bit of each legal move in `move_order`, the always legal
-    /// ones too ([`MoveOrder::Set`]); returns how many.
+    /// Sets the bit of each legal move in `move_order` (zero before), the
+    /// always legal ones too ([`MoveOrder::Set`]); returns how many. Native
+    /// code does the same ([`NativeCode::scatter`]).
     #[inline(always)]
     fn set_moves(&self, bits: &[u64], move_order: &mut [u64]) -> usize {
         let mut n = self.always.len();
@@ -334,6 +335,21 @@ fn take_moves(move_order: &mut [u64], mut f: impl FnMut(u32)) {
             moves &= moves - 1;
         }
     }
+}
+
+/// The move of the `k`th bit set in `move_order` (from 0), if any.
+fn nth_move(move_order: &[u64], mut k: usize) -> Option<u32> {
+    for (i, &word) in (0u32..).zip(move_order) {
+        let mut moves = word;
+        while moves != 0 {
+            if k == 0 {
+                return Some(64 * i + moves.trailing_zeros());
+            }
+            k -= 1;
+            moves &= moves - 1;
+        }
+    }
+    None
 }
 
 /// The goals as word operations: the goal plan's slots outside the view
@@ -467,6 +483,9 @@ struct Native {
     /// Every level of `after`, one after the other (when their operations
     /// are contiguous).
     after_levels: Option<Calls>,
+    /// Per role whose legal moves are put in move order by a bit per move
+    /// ([`MoveOrder::Set`]), its scatter's number in the code.
+    scatters: Vec<Option<usize>>,
 }
 
 /// One thread's bit array and scratch.
@@ -490,8 +509,8 @@ pub struct WordMachine {
     /// before.
     scheduled: Vec<u64>,
     saved: Vec<u64>,
-    /// A bit per move of the role with the most, zero between uses
-    /// ([`MoveOrder::Set`]), and a role's legal moves drawn from.
+    /// A bit per move of the role with the most ([`MoveOrder::Set`]),
+    /// zero between uses, and a role's legal moves drawn from.
     move_order: Vec<u64>,
     listed: Vec<u32>,
     /// The work done so far: [`Op::cost`] per operation run, plus one per
@@ -1012,10 +1031,28 @@ impl Emitter<'_> {
                 mirror.push((anchors[k], head));
             }
         }
-        let (Some(lo), Some(hi)) = (
-            mirror.iter().map(|m| m.0).min(),
-            mirror.iter().map(|m| m.0).max(),
-        ) else {
+        // Where the anchors spread too far for one region (a family's
+        // instances on two regions of the board), runs of them that fit one
+        // are mirrored each in a region of its own.
+        mirror.sort_unstable();
+        let fits = |run: &[(u32, u32)]| {
+            (run[run.len() - 1].0 - run[0].0 + 1) as usize <= SPARSENESS * run.len() + 64
+        };
+        let mut from = 0;
+        for k in 1..=mirror.len() {
+            if k == mirror.len() || !fits(&mirror[from..=k]) && !fits(&mirror) {
+                self.mirror(&mirror[from..k])?;
+                from = k;
+            }
+        }
+        Ok(())
+    }
+
+    /// Places the heads of `mirror` (anchor, head) at their anchors'
+    /// distances in a fresh region, where that is not sparse; else, and
+    /// where a head is placed already, one after the other.
+    fn mirror(&mut self, mirror: &[(u32, u32)]) -> Result<(), &'static str> {
+        let (Some(&(lo, _)), Some(&(hi, _))) = (mirror.first(), mirror.last()) else {
             return Ok(());
         };
         let span = (hi - lo + 1) as usize;
@@ -1025,7 +1062,7 @@ impl Emitter<'_> {
         } else {
             0
         };
-        for (a, head) in mirror {
+        for &(a, head) in mirror {
             if self.layout.position[head as usize] != UNPLACED {
                 continue;
             }
@@ -1567,8 +1604,30 @@ impl WordProgram {
             _ => None,
         };
         pieces.extend(all_levels.map(plain));
-        let (code, calls) =
-            NativeCode::compile(self.words, &self.ops, &self.lits, &self.masks, &pieces)?;
+        let mut scatter_of = Vec::with_capacity(self.legal.len());
+        let mut scatters = Vec::new();
+        for role in &self.legal {
+            let MoveOrder::Set(order_words) = role.order else {
+                scatter_of.push(None);
+                continue;
+            };
+            scatter_of.push(Some(scatters.len()));
+            scatters.push(Scatter {
+                words: &role.words,
+                first: role.first,
+                move_at: &role.move_at,
+                always: &role.always,
+                order_words,
+            });
+        }
+        let (code, calls) = NativeCode::compile(
+            self.words,
+            &self.ops,
+            &self.lits,
+            &self.masks,
+            &pieces,
+            &scatters,
+        )?;
         let mut calls = calls.into_iter();
         let units = calls.by_ref().take(self.units.units.len()).collect();
         let view = calls.next().unwrap_or_default();
@@ -1583,6 +1642,7 @@ impl WordProgram {
             reload: reload.unwrap_or_default(),
             clear_after: clear_after.unwrap_or_default(),
             after_levels,
+            scatters: scatter_of,
         }));
         Ok(())
     }
@@ -1731,15 +1791,6 @@ impl WordProgram {
         self.load_with::<false>(m, Some(state), Some(legal));
     }
 
-    /// Loads the state the last [`WordProgram::step`] computed, from its
-    /// `next` slots inside the array (the state itself was never copied
-    /// out: [`WordProgram::state_into`] gives it once loaded), without
-    /// listing the legal moves: [`WordProgram::draw_legal`] draws one.
-    pub fn advance(&self, m: &mut WordMachine) {
-        debug_assert!(m.next_held, "advance follows a step");
-        self.load_with::<false>(m, None, None);
-    }
-
     /// Every role's legal moves in the loaded state (in move order).
     pub fn list_legal(&self, m: &mut WordMachine, legal: &mut [Vec<u32>]) {
         self.legal_into(&m.bits, &mut m.move_order, legal);
@@ -1755,7 +1806,8 @@ impl WordProgram {
         role: usize,
         draw: impl FnOnce(usize) -> usize,
     ) -> Option<u32> {
-        let role = &self.legal[role];
+        let r = role;
+        let role = &self.legal[r];
         let pick = |n: usize| match n {
             0 => None,
             1 => Some(0),
@@ -1767,15 +1819,18 @@ impl WordProgram {
             return Some(legal[pick(legal.len())?]);
         };
         // As `RoleLegal::list`, keeping only the move drawn.
-        let n = role.set_moves(&m.bits, &mut m.move_order);
-        let mut k = pick(n);
-        let mut picked = None;
-        take_moves(&mut m.move_order[..words], |m| {
-            if k == Some(0) {
-                picked = Some(m);
-            }
-            k = k.map(|k| k.wrapping_sub(1));
-        });
+        let move_order = &mut m.move_order[..words];
+        let native = self.native.as_deref();
+        let n = match native.and_then(|native| Some((native, native.scatters[r]?))) {
+            Some((native, k)) => native.code.scatter(k, &m.bits, move_order),
+            None => role.set_moves(&m.bits, move_order),
+        };
+        let picked = pick(n).and_then(|k| nth_move(move_order, k));
+        // Word by word, not `fill`: a call to `memset` costs more than the
+        // few words of most roles.
+        for word in move_order.iter_mut().filter(|w| **w != 0) {
+            *word = 0;
+        }
         picked
     }
 
@@ -1911,10 +1966,49 @@ impl WordProgram {
         self.next_with::<false>(m, does, Some(out));
     }
 
-    /// [`WordProgram::next`] without copying the next state out: only
-    /// [`WordProgram::advance`] reads it, from the array.
-    pub fn step(&self, m: &mut WordMachine, does: impl Iterator<Item = u32>) {
-        self.next_with::<false>(m, does, None);
+    /// A playout's step: the next state after the moves (their `does`
+    /// slots) computed and loaded in place, without copying it out
+    /// ([`WordProgram::state_into`] reads it) or listing the legal moves
+    /// ([`WordProgram::draw_legal`] draws one). Run whole with native code,
+    /// that is four native calls and the moves' own bits between them.
+    pub fn play(&self, m: &mut WordMachine, does: impl Iterator<Item = u32>) {
+        let Some(native) = self.native.as_deref().filter(|_| self.whole) else {
+            self.next_with::<false>(m, does, None);
+            self.load_with::<false>(m, None, None);
+            return;
+        };
+        let bits = &mut m.bits[..];
+        for &i in &m.moves {
+            let bit = self.does[i as usize].bit;
+            bits[(bit / 64) as usize] &= !(1 << (bit % 64));
+        }
+        std::mem::swap(&mut m.moves, &mut m.previous);
+        m.moves.clear();
+        native.code.run(bits, native.clear_after);
+        let mut varying = false;
+        for slot in does {
+            let i = slot - self.first_input;
+            let rules = &self.does[i as usize];
+            bits[(rules.bit / 64) as usize] |= 1 << (rules.bit % 64);
+            for &(w, mask) in &rules.fixed {
+                bits[w as usize] |= mask;
+            }
+            varying |= !rules.varying.is_empty();
+            m.moves.push(i);
+        }
+        match native.after_levels.filter(|_| !varying) {
+            Some(calls) => native.code.run(bits, calls),
+            None => {
+                m.cursors.clear();
+                m.cursors.extend(m.moves.iter().map(|&i| (i, 0)));
+                let (mut work, mut interpreted) = (0, 0);
+                self.run_after_levels::<false>(bits, &mut m.cursors, &mut work, &mut interpreted);
+            }
+        }
+        native.code.run(bits, native.reload);
+        native.code.run(bits, native.view);
+        m.last_next.clear();
+        (m.next_held, m.view_loaded, m.after_loaded) = (false, true, true);
     }
 
     /// [`WordProgram::next`], adding its work to the machine's count
@@ -2037,6 +2131,19 @@ impl WordProgram {
             native.code.run(bits, calls);
             return;
         }
+        self.run_after_levels::<COUNT>(bits, cursors, work, interpreted);
+    }
+
+    /// The `after` phase's levels, each followed by the chosen moves'
+    /// rules of that level (`cursors`: per move, its next rule).
+    #[inline(always)]
+    fn run_after_levels<const COUNT: bool>(
+        &self,
+        bits: &mut [u64],
+        cursors: &mut [(u32, usize)],
+        work: &mut u64,
+        interpreted: &mut u64,
+    ) {
         for (l, &(start, end)) in self.after.levels.iter().enumerate() {
             self.run_native_or(bits, |n| n.after[l], start, end);
             let level = l as u32 + 1;
