@@ -61,10 +61,13 @@ type ScatterFunction = unsafe extern "C" fn(*const u64, *mut u64) -> u64;
 /// `b` of the array set (in `words`, a word and the mask of the role's
 /// `legal` bits in it) is move `move_at[b - first]`, whose bit the
 /// function sets in the move-order words; the moves of `always` are legal
-/// in every state.
+/// in every state. A word with a gate holds no legal move while the gate
+/// (a literal's bit) is false: the function then skips it.
 #[derive(Clone, Copy, Debug)]
 pub struct Scatter<'s> {
     pub words: &'s [(u32, u64)],
+    /// Per word, its gate, if any.
+    pub gates: &'s [Option<Lit>],
     pub first: u32,
     pub move_at: &'s [u32],
     pub always: &'s [u32],
@@ -320,6 +323,9 @@ impl Program<'_> {
     fn check_scatter(&self, scatter: &Scatter) -> Result<(), String> {
         let in_order = |m: u32| (m as usize) < 64 * scatter.order_words;
         let fits = scatter.order_words <= i32::MAX as usize / 8
+            && scatter.gates.len() == scatter.words.len()
+            && (scatter.gates.iter().flatten())
+                .all(|g| (g.word as usize) < self.words && g.shift < 64)
             && scatter.always.iter().all(|&m| in_order(m))
             && scatter.words.iter().all(|&(word, mask)| {
                 (word as usize) < self.words
@@ -516,50 +522,87 @@ fn emit_scatter(
         let bit = b.ins().iconst(types::I64, (1u64 << (m % 64)) as i64);
         or_word(b, order, m / 64, bit);
     }
-    for &(word, mask) in scatter.words {
-        let value = load(b, bits, word);
-        let legal = b.ins().band_imm_u(value, mask as i64);
-        let (each, done) = (b.create_block(), b.create_block());
-        let set = b.append_block_param(each, types::I64);
-        let n = b.append_block_param(each, types::I64);
-        let done_count = b.append_block_param(done, types::I64);
-        b.ins().brif(
-            legal,
-            each,
-            &[BlockArg::Value(legal), BlockArg::Value(count)],
-            done,
-            &[BlockArg::Value(count)],
-        );
-        b.switch_to_block(each);
-        let low = b.ins().ctz(set);
-        let at = b
-            .ins()
-            .iadd_imm_s(low, 64 * i64::from(word) - i64::from(scatter.first));
-        let offset = b.ins().ishl_imm_u(at, 2);
-        let address = b.ins().iadd(table, offset);
-        let m = b.ins().uload32(ACCESS, address, 0);
-        let word_offset = b.ins().ushr_imm_u(m, 6);
-        let word_offset = b.ins().ishl_imm_u(word_offset, 3);
-        let target = b.ins().iadd(order, word_offset);
-        let one = b.ins().iconst(types::I64, 1);
-        let bit = b.ins().ishl(one, m);
-        let old = b.ins().load(types::I64, ACCESS, target, 0);
-        let new = b.ins().bor(old, bit);
-        b.ins().store(ACCESS, new, target, 0);
-        let next_n = b.ins().iadd_imm_s(n, 1);
-        let less_one = b.ins().iadd_imm_s(set, -1);
-        let rest = b.ins().band(set, less_one);
-        b.ins().brif(
-            rest,
-            each,
-            &[BlockArg::Value(rest), BlockArg::Value(next_n)],
-            done,
-            &[BlockArg::Value(next_n)],
-        );
-        b.switch_to_block(done);
-        count = done_count;
+    let mut words = (scatter.words.iter().zip(scatter.gates)).peekable();
+    while let Some((&(word, mask), &gate)) = words.next() {
+        // The first word of a run with one gate tests it: off, the run
+        // is skipped.
+        let skip = gate.map(|gate| {
+            let (run, skip) = (b.create_block(), b.create_block());
+            let skip_count = b.append_block_param(skip, types::I64);
+            let gate_word = load(b, bits, gate.word);
+            let on = b.ins().band_imm_u(gate_word, (1u64 << gate.shift) as i64);
+            match gate.invert & 1 {
+                0 => b.ins().brif(on, run, &[], skip, &[BlockArg::Value(count)]),
+                _ => b.ins().brif(on, skip, &[BlockArg::Value(count)], run, &[]),
+            };
+            b.switch_to_block(run);
+            (skip, skip_count, gate)
+        });
+        count = emit_scatter_word(b, bits, order, table, scatter, (word, mask), count);
+        if let Some((skip, skip_count, gate)) = skip {
+            while let Some((&word, _)) = words.next_if(|&(_, &g)| g == Some(gate)) {
+                count = emit_scatter_word(b, bits, order, table, scatter, word, count);
+            }
+            b.ins().jump(skip, &[BlockArg::Value(count)]);
+            b.switch_to_block(skip);
+            count = skip_count;
+        }
     }
     count
+}
+
+/// Emits the part of a scatter's body for one word of `legal` bits;
+/// returns the count after it.
+fn emit_scatter_word(
+    b: &mut FunctionBuilder,
+    bits: Value,
+    order: Value,
+    table: Value,
+    scatter: &Scatter,
+    (word, mask): (u32, u64),
+    count: Value,
+) -> Value {
+    let value = load(b, bits, word);
+    let legal = b.ins().band_imm_u(value, mask as i64);
+    let (each, done) = (b.create_block(), b.create_block());
+    let set = b.append_block_param(each, types::I64);
+    let n = b.append_block_param(each, types::I64);
+    let done_count = b.append_block_param(done, types::I64);
+    b.ins().brif(
+        legal,
+        each,
+        &[BlockArg::Value(legal), BlockArg::Value(count)],
+        done,
+        &[BlockArg::Value(count)],
+    );
+    b.switch_to_block(each);
+    let low = b.ins().ctz(set);
+    let at = b
+        .ins()
+        .iadd_imm_s(low, 64 * i64::from(word) - i64::from(scatter.first));
+    let offset = b.ins().ishl_imm_u(at, 2);
+    let address = b.ins().iadd(table, offset);
+    let m = b.ins().uload32(ACCESS, address, 0);
+    let word_offset = b.ins().ushr_imm_u(m, 6);
+    let word_offset = b.ins().ishl_imm_u(word_offset, 3);
+    let target = b.ins().iadd(order, word_offset);
+    let one = b.ins().iconst(types::I64, 1);
+    let bit = b.ins().ishl(one, m);
+    let old = b.ins().load(types::I64, ACCESS, target, 0);
+    let new = b.ins().bor(old, bit);
+    b.ins().store(ACCESS, new, target, 0);
+    let next_n = b.ins().iadd_imm_s(n, 1);
+    let less_one = b.ins().iadd_imm_s(set, -1);
+    let rest = b.ins().band(set, less_one);
+    b.ins().brif(
+        rest,
+        each,
+        &[BlockArg::Value(rest), BlockArg::Value(next_n)],
+        done,
+        &[BlockArg::Value(next_n)],
+    );
+    b.switch_to_block(done);
+    done_count
 }
 
 /// Emits one word move (the interpreter's loops over a phase's clear

@@ -417,7 +417,7 @@ pub(super) struct Op {
 
 /// A literal: the 64 bits from bit `64 * word + shift` (the bit there for a
 /// gate), XOR `invert` (all ones when negated).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Lit {
     pub(super) word: u32,
     pub(super) shift: u32,
@@ -1375,6 +1375,26 @@ fn role_legal(
 }
 
 impl Op {
+    /// Whether the operation may set any bit of `mask` in word `w`.
+    fn writes(&self, masks: &[u64], w: u32, mask: u64) -> bool {
+        if self.reduce {
+            return self.head_word == w && mask >> self.head_shift & 1 == 1;
+        }
+        let chunk_masks = match self.chunks {
+            1 => std::slice::from_ref(&self.first_mask),
+            _ => &masks[self.mask as usize..(self.mask + self.chunks) as usize],
+        };
+        (0u32..).zip(chunk_masks).any(|(c, &chunk)| {
+            let at = self.head_word + c;
+            let low = chunk << self.head_shift;
+            let high = match self.head_shift {
+                0 => 0,
+                shift => chunk >> (64 - shift),
+            };
+            (at == w && low & mask != 0) || (at + 1 == w && high & mask != 0)
+        })
+    }
+
     /// The operation's work: one, plus one per gate, plus one per windowed
     /// literal and chunk (the counts [`WordMachine::work`] adds up).
     pub(super) fn cost(&self) -> u32 {
@@ -1605,8 +1625,9 @@ impl WordProgram {
         };
         pieces.extend(all_levels.map(plain));
         let mut scatter_of = Vec::with_capacity(self.legal.len());
+        let gates: Vec<Vec<Option<Lit>>> = self.legal.iter().map(|r| self.gates(r)).collect();
         let mut scatters = Vec::new();
-        for role in &self.legal {
+        for (role, gates) in self.legal.iter().zip(&gates) {
             let MoveOrder::Set(order_words) = role.order else {
                 scatter_of.push(None);
                 continue;
@@ -1614,6 +1635,7 @@ impl WordProgram {
             scatter_of.push(Some(scatters.len()));
             scatters.push(Scatter {
                 words: &role.words,
+                gates,
                 first: role.first,
                 move_at: &role.move_at,
                 always: &role.always,
@@ -1645,6 +1667,26 @@ impl WordProgram {
             scatters: scatter_of,
         }));
         Ok(())
+    }
+
+    /// Per word of a role's `legal` bits, a gate every view operation
+    /// writing any of them has (the same bit, negated or not), if any:
+    /// while it is false, the word holds no legal move of the role.
+    fn gates(&self, role: &RoleLegal) -> Vec<Option<Lit>> {
+        let view_end = self.view.levels.last().map_or(0, |l| l.1);
+        let view = &self.ops[..view_end as usize];
+        (role.words.iter())
+            .map(|&(w, mask)| {
+                let mut writers = view.iter().filter(|op| op.writes(&self.masks, w, mask));
+                let first = writers.next()?;
+                let gates = |op: &Op| &self.lits[op.start as usize..(op.start + op.gates) as usize];
+                let mut common: Vec<Lit> = gates(first).to_vec();
+                for op in writers {
+                    common.retain(|g| gates(op).contains(g));
+                }
+                common.first().copied()
+            })
+            .collect()
     }
 
     /// Interprets the operations from now on (tests compare the two).
