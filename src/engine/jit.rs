@@ -40,7 +40,7 @@ use rustc_hash::FxHashMap;
 /// The most operations one function holds: a range with more is split
 /// into several functions run one after the other, which keeps each
 /// compilation (register allocation grows faster than the code) short.
-const OPS_PER_FUNCTION: usize = 256;
+pub const OPS_PER_FUNCTION: usize = 256;
 
 /// The largest program compiled, in [`Op::cost`] units summed over the
 /// requested ranges (about one emitted load and AND each): above it the
@@ -86,11 +86,14 @@ pub enum WordMove {
 }
 
 /// One range of operations to compile, with the word moves its first
-/// function does before them.
+/// function does before them, and optionally more word moves and a second
+/// range run after them in the same function (a piece with a second range
+/// is one function: at most [`OPS_PER_FUNCTION`] operations in all).
 #[derive(Clone, Copy, Debug)]
 pub struct Piece<'p> {
     pub ops: (u32, u32),
     pub before: &'p [WordMove],
+    pub then: Option<(&'p [WordMove], (u32, u32))>,
 }
 
 /// The functions `functions[start..end]` of a [`NativeCode`], which run
@@ -199,6 +202,25 @@ impl NativeCode {
         let mut work = 0u64;
         for piece in pieces {
             let (start, end) = piece.ops;
+            if let Some((moves, (second_start, second_end))) = piece.then {
+                if (end - start + second_end - second_start) as usize > OPS_PER_FUNCTION {
+                    return Err("a piece of two ranges is too long for one function".into());
+                }
+                program.check_moves(piece.before)?;
+                program.check_moves(moves)?;
+                program.check(start, end)?;
+                program.check(second_start, second_end)?;
+                work += (piece.before.len() + moves.len()) as u64
+                    + program.cost(start, end)
+                    + program.cost(second_start, second_end);
+                if work > MAX_WORK {
+                    return Err(format!("the program is over {MAX_WORK} units of work"));
+                }
+                fresh.push(*piece);
+                calls.push(Calls(next_function, next_function + 1));
+                next_function += 1;
+                continue;
+            }
             if piece.before.is_empty()
                 && let Some(reused) = reuse(&compiled, start, end)
             {
@@ -215,6 +237,7 @@ impl NativeCode {
                 fresh.push(Piece {
                     ops: (function_start, function_end),
                     before: std::mem::take(&mut before),
+                    then: None,
                 });
                 next_function += 1;
                 function_start = function_end;
@@ -222,10 +245,7 @@ impl NativeCode {
                     break;
                 }
             }
-            work += piece.before.len() as u64
-                + (ops[start as usize..end as usize].iter())
-                    .map(|op| u64::from(op.cost()))
-                    .sum::<u64>();
+            work += piece.before.len() as u64 + program.cost(start, end);
             if work > MAX_WORK {
                 return Err(format!("the program is over {MAX_WORK} units of work"));
             }
@@ -341,6 +361,13 @@ impl Program<'_> {
         }
     }
 
+    /// The work of the operations `ops[start..end]` ([`Op::cost`]).
+    fn cost(&self, start: u32, end: u32) -> u64 {
+        (self.ops[start as usize..end as usize].iter())
+            .map(|op| u64::from(op.cost()))
+            .sum()
+    }
+
     fn literals(&self, op: &Op) -> (&[Lit], &[Lit]) {
         self.lits[op.start as usize..op.end as usize].split_at(op.gates as usize)
     }
@@ -396,6 +423,14 @@ impl Program<'_> {
                 }
                 for op in &self.ops[start as usize..end as usize] {
                     self.emit_op(b, params[0], op);
+                }
+                if let Some((moves, (start, end))) = piece.then {
+                    for &word_move in moves {
+                        emit_move(b, params[0], word_move);
+                    }
+                    for op in &self.ops[start as usize..end as usize] {
+                        self.emit_op(b, params[0], op);
+                    }
                 }
                 b.ins().return_(&[]);
             })?);

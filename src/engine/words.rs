@@ -56,7 +56,7 @@
 //! have steps other than single slots).
 
 use super::compile::{BASE0, GoalValue, Net, PlanStep, SLOT_FALSE, SLOT_TRUE};
-use super::jit::{Calls, NativeCode, Piece, Scatter, WordMove};
+use super::jit::{Calls, NativeCode, OPS_PER_FUNCTION, Piece, Scatter, WordMove};
 use crate::ground::{GTerm, GroundAtom, TermId, TermTable};
 use crate::syntax::Symbols;
 use indexmap::IndexMap;
@@ -483,6 +483,10 @@ struct Native {
     /// Every level of `after`, one after the other (when their operations
     /// are contiguous).
     after_levels: Option<Calls>,
+    /// A playout's step after the moves' bits are set, in one function
+    /// (where it is short): every level of `after`, the next state loaded,
+    /// the `after` phase cleared, the view.
+    step: Option<Calls>,
     /// Per role whose legal moves are put in move order by a bit per move
     /// ([`MoveOrder::Set`]), its scatter's number in the code.
     scatters: Vec<Option<usize>>,
@@ -496,7 +500,8 @@ pub struct WordMachine {
     cursors: Vec<(u32, usize)>,
     /// Whether `bits` hold the view of the state last loaded, and the
     /// `after` phase of the moves last made (`moves`, and `previous`
-    /// before them: their `does` bits stay set until the next moves).
+    /// before them: their `does` bits stay set until the next moves);
+    /// when not, the `after` phase is clear.
     view_loaded: bool,
     after_loaded: bool,
     moves: Vec<u32>,
@@ -1604,7 +1609,11 @@ impl WordProgram {
         reload.extend(clears(&self.base_clear));
         reload.extend(self.reload.iter().map(|&t| WordMove::Copy(t)));
         let clear_after = clears(&self.after.clear);
-        let plain = |ops: (u32, u32)| Piece { ops, before: &[] };
+        let plain = |ops: (u32, u32)| Piece {
+            ops,
+            before: &[],
+            then: None,
+        };
         let mut pieces: Vec<Piece> = self.units.units.iter().map(|u| plain(u.ops)).collect();
         pieces.push(plain((0, view_end)));
         pieces.extend(self.after.levels.iter().map(|&l| plain(l)));
@@ -1612,6 +1621,7 @@ impl WordProgram {
             pieces.push(Piece {
                 ops: (view_end, view_end),
                 before,
+                then: None,
             });
         }
         // Every level of `after` at once, where their operations follow
@@ -1624,6 +1634,17 @@ impl WordProgram {
             _ => None,
         };
         pieces.extend(all_levels.map(plain));
+        // A playout's whole step in one function, where it is short: every
+        // level of `after`, the next state loaded with the `after` phase
+        // cleared behind it, and the view.
+        let reload_and_clear: Vec<WordMove> = reload.iter().chain(&clear_after).copied().collect();
+        let step = all_levels
+            .filter(|&(start, end)| (end - start + view_end) as usize <= OPS_PER_FUNCTION);
+        pieces.extend(step.map(|ops| Piece {
+            ops,
+            before: &[],
+            then: Some((&reload_and_clear, (0, view_end))),
+        }));
         let mut scatter_of = Vec::with_capacity(self.legal.len());
         let gates: Vec<Vec<Option<Lit>>> = self.legal.iter().map(|r| self.gates(r)).collect();
         let mut scatters = Vec::new();
@@ -1656,6 +1677,7 @@ impl WordProgram {
         let after = calls.by_ref().take(self.after.levels.len()).collect();
         let (reload, clear_after) = (calls.next(), calls.next());
         let after_levels = all_levels.and_then(|_| calls.next());
+        let step = step.and_then(|_| calls.next());
         self.native = Some(Arc::new(Native {
             code,
             units,
@@ -1664,6 +1686,7 @@ impl WordProgram {
             reload: reload.unwrap_or_default(),
             clear_after: clear_after.unwrap_or_default(),
             after_levels,
+            step,
             scatters: scatter_of,
         }));
         Ok(())
@@ -2012,7 +2035,9 @@ impl WordProgram {
     /// slots) computed and loaded in place, without copying it out
     /// ([`WordProgram::state_into`] reads it) or listing the legal moves
     /// ([`WordProgram::draw_legal`] draws one). Run whole with native code,
-    /// that is four native calls and the moves' own bits between them.
+    /// that is the moves' own bits then one native call (`Native::step`,
+    /// which leaves the `after` phase clear for the next), or four where
+    /// the step is not one function or a move's rules are interpreted.
     pub fn play(&self, m: &mut WordMachine, does: impl Iterator<Item = u32>) {
         let Some(native) = self.native.as_deref().filter(|_| self.whole) else {
             self.next_with::<false>(m, does, None);
@@ -2026,7 +2051,9 @@ impl WordProgram {
         }
         std::mem::swap(&mut m.moves, &mut m.previous);
         m.moves.clear();
-        native.code.run(bits, native.clear_after);
+        if m.after_loaded {
+            native.code.run(bits, native.clear_after);
+        }
         let mut varying = false;
         for slot in does {
             let i = slot - self.first_input;
@@ -2037,6 +2064,13 @@ impl WordProgram {
             }
             varying |= !rules.varying.is_empty();
             m.moves.push(i);
+        }
+        m.last_next.clear();
+        (m.next_held, m.view_loaded) = (false, true);
+        if let Some(step) = native.step.filter(|_| !varying) {
+            native.code.run(bits, step);
+            m.after_loaded = false;
+            return;
         }
         match native.after_levels.filter(|_| !varying) {
             Some(calls) => native.code.run(bits, calls),
@@ -2049,8 +2083,7 @@ impl WordProgram {
         }
         native.code.run(bits, native.reload);
         native.code.run(bits, native.view);
-        m.last_next.clear();
-        (m.next_held, m.view_loaded, m.after_loaded) = (false, true, true);
+        m.after_loaded = true;
     }
 
     /// [`WordProgram::next`], adding its work to the machine's count
