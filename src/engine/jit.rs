@@ -75,6 +75,19 @@ pub struct Scatter<'s> {
     pub order_words: usize,
 }
 
+/// A compiled copy out: the words at the second address from the bit
+/// array at the first ([`CopyOut`]).
+type CopyFunction = unsafe extern "C" fn(*const u64, *mut u64);
+
+/// Words read out of the bit array: word `t.word` of the output is the OR,
+/// over the transfers `t` into it, of the bits `t.mask` of the array's 64
+/// bits from bit `64 * t.word + t.shift` on (`copy_out` in words.rs).
+#[derive(Clone, Copy, Debug)]
+pub struct CopyOut<'c> {
+    pub transfers: &'c [Transfer],
+    pub out_words: usize,
+}
+
 /// A word move done before a range's operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WordMove {
@@ -128,6 +141,8 @@ pub struct NativeCode {
     functions: Vec<WordFunction>,
     /// Per [`Scatter`] compiled, its function and its move-order words.
     scatters: Vec<(ScatterFunction, usize)>,
+    /// Per [`CopyOut`] compiled, its function and its output's words.
+    copies: Vec<(CopyFunction, usize)>,
     /// The bit array's length the code was compiled for (every address it
     /// touches is below it).
     words: usize,
@@ -173,8 +188,22 @@ impl NativeCode {
         unsafe { function(bits.as_ptr(), order.as_mut_ptr()) as usize }
     }
 
+    /// Runs copy `k` ([`NativeCode::compile`]'s order) from `bits`, the bit
+    /// array of a machine of the program compiled, into `out` (every word
+    /// written).
+    #[inline]
+    pub fn copy_out(&self, k: usize, bits: &[u64], out: &mut [u64]) {
+        let (function, out_words) = self.copies[k];
+        assert!(bits.len() >= self.words, "a bit array of the wrong size");
+        assert!(out.len() == out_words, "an output of the wrong size");
+        // SAFETY: the function reads only words below `self.words` of
+        // `bits` and writes only the `out_words` words of `out` (checked
+        // when it was compiled); its code lives as long as `self`.
+        unsafe { function(bits.as_ptr(), out.as_mut_ptr()) }
+    }
+
     /// Compiles the operations of each of `pieces` (of `ops`) for a bit
-    /// array of `words` words, and the `scatters`; returns the code and
+    /// array of `words` words, the `scatters` and the `copies`; returns the code and
     /// each piece's calls, in order. A piece without word moves equal to
     /// consecutive pieces before it reuses their functions (a whole phase
     /// after its units).
@@ -185,6 +214,7 @@ impl NativeCode {
         masks: &[u64],
         pieces: &[Piece],
         scatters: &[Scatter],
+        copies: &[CopyOut],
     ) -> Result<(NativeCode, Vec<Calls>), String> {
         if words > i32::MAX as usize / 8 {
             return Err("the bit array is too large to address".into());
@@ -258,7 +288,10 @@ impl NativeCode {
         for scatter in scatters {
             program.check_scatter(scatter)?;
         }
-        let code = program.emit(&fresh, scatters).map_err(|e| e.to_string())?;
+        for copy in copies {
+            program.check_copy(copy)?;
+        }
+        let code = (program.emit(&fresh, scatters, copies)).map_err(|e| e.to_string())?;
         Ok((code, calls))
     }
 }
@@ -361,6 +394,23 @@ impl Program<'_> {
         }
     }
 
+    /// Checks that every window `copy` reads is inside the bit array and
+    /// every word it writes inside its output.
+    fn check_copy(&self, copy: &CopyOut) -> Result<(), String> {
+        let inside = |word: i64| (0..self.words as i64).contains(&word);
+        let fits = copy.transfers.iter().all(|t| {
+            let at = 64 * i64::from(t.word) + t.shift;
+            (t.word as usize) < copy.out_words
+                && at >= 0
+                && inside(at / 64)
+                && (at % 64 == 0 || inside(at / 64 + 1))
+        });
+        match fits && copy.out_words <= i32::MAX as usize / 8 {
+            true => Ok(()),
+            false => Err("a copy out reaches outside its words".into()),
+        }
+    }
+
     /// The work of the operations `ops[start..end]` ([`Op::cost`]).
     fn cost(&self, start: u32, end: u32) -> u64 {
         (self.ops[start as usize..end as usize].iter())
@@ -372,11 +422,13 @@ impl Program<'_> {
         self.lits[op.start as usize..op.end as usize].split_at(op.gates as usize)
     }
 
-    /// Compiles one function per piece, in order, and one per scatter.
+    /// Compiles one function per piece, in order, one per scatter and one
+    /// per copy out.
     fn emit(
         &self,
         pieces: &[Piece],
         scatters: &[Scatter],
+        copies: &[CopyOut],
     ) -> Result<NativeCode, Box<dyn std::error::Error>> {
         let mut flags = settings::builder();
         // The code is checked by construction and by `tests/jit.rs`; the
@@ -390,8 +442,9 @@ impl Program<'_> {
         let pointer = module.target_config().pointer_type();
         let mut signature = module.make_signature();
         signature.params.push(AbiParam::new(pointer));
-        let mut scatter_signature = signature.clone();
-        scatter_signature.params.push(AbiParam::new(pointer));
+        let mut copy_signature = signature.clone();
+        copy_signature.params.push(AbiParam::new(pointer));
+        let mut scatter_signature = copy_signature.clone();
         scatter_signature.returns.push(AbiParam::new(types::I64));
         let mut context = module.make_context();
         let mut builder_context = FunctionBuilderContext::new();
@@ -448,6 +501,17 @@ impl Program<'_> {
                 },
             )?);
         }
+        let mut copy_ids = Vec::with_capacity(copies.len());
+        for (n, copy) in copies.iter().enumerate() {
+            copy_ids.push(define(
+                format!("copy{n}"),
+                &copy_signature,
+                &mut |b, params| {
+                    emit_copy_out(b, params[0], params[1], copy);
+                    b.ins().return_(&[]);
+                },
+            )?);
+        }
         module.finalize_definitions()?;
         let functions = (ids.into_iter())
             .map(|id| {
@@ -469,9 +533,20 @@ impl Program<'_> {
                 (function, scatter.order_words)
             })
             .collect();
+        let copies = (copy_ids.into_iter().zip(copies))
+            .map(|(id, copy)| {
+                let address = module.get_finalized_function(id);
+                // SAFETY: `address` is the entry of a function just
+                // compiled with the signature `fn(*const u64, *mut u64)` in
+                // the platform's calling convention.
+                let function = unsafe { std::mem::transmute::<*const u8, CopyFunction>(address) };
+                (function, copy.out_words)
+            })
+            .collect();
         Ok(NativeCode {
             functions,
             scatters,
+            copies,
             words: self.words,
             _tables: tables,
             _module: OwnedModule(Some(module)),
@@ -638,6 +713,23 @@ fn emit_scatter_word(
     );
     b.switch_to_block(done);
     done_count
+}
+
+/// Emits a copy out's body: each output word the OR of its transfers'
+/// windows, masked, kept in a register and stored once.
+fn emit_copy_out(b: &mut FunctionBuilder, bits: Value, out: Value, copy: &CopyOut) {
+    let zero = b.ins().iconst(types::I64, 0);
+    let mut words = vec![zero; copy.out_words];
+    for t in copy.transfers {
+        let at = 64 * i64::from(t.word) + t.shift;
+        let window = load_window(b, bits, (at / 64) as u32, (at % 64) as u32);
+        let value = b.ins().band_imm_u(window, t.mask as i64);
+        let word = &mut words[t.word as usize];
+        *word = b.ins().bor(*word, value);
+    }
+    for (w, value) in words.into_iter().enumerate() {
+        b.ins().store(ACCESS, value, out, 8 * w as i32);
+    }
 }
 
 /// Emits one word move (the interpreter's loops over a phase's clear

@@ -56,7 +56,7 @@
 //! have steps other than single slots).
 
 use super::compile::{BASE0, GoalValue, Net, PlanStep, SLOT_FALSE, SLOT_TRUE};
-use super::jit::{Calls, NativeCode, OPS_PER_FUNCTION, Piece, Scatter, WordMove};
+use super::jit::{Calls, CopyOut, NativeCode, OPS_PER_FUNCTION, Piece, Scatter, WordMove};
 use crate::ground::{GTerm, GroundAtom, TermId, TermTable};
 use crate::syntax::Symbols;
 use indexmap::IndexMap;
@@ -463,6 +463,11 @@ pub struct WordProgram {
     /// The operations as native code, once compiled; else interpreted.
     native: Option<Arc<Native>>,
 }
+
+/// The native copies out of the loaded state's words and of the next
+/// state's ([`NativeCode::copy_out`]).
+const STATE_COPY: usize = 0;
+const NEXT_COPY: usize = 1;
 
 /// A program's operations as native code ([`super::jit`]) and the
 /// functions that run each unit, the whole view and each level of
@@ -1663,6 +1668,12 @@ impl WordProgram {
                 order_words,
             });
         }
+        // The loaded state's words (`state_into`), and the next state's.
+        let state_words = self.initial.0.len();
+        let copies = [&self.load, &self.next].map(|transfers| CopyOut {
+            transfers,
+            out_words: state_words,
+        });
         let (code, calls) = NativeCode::compile(
             self.words,
             &self.ops,
@@ -1670,6 +1681,7 @@ impl WordProgram {
             &self.masks,
             &pieces,
             &scatters,
+            &copies,
         )?;
         let mut calls = calls.into_iter();
         let units = calls.by_ref().take(self.units.units.len()).collect();
@@ -1901,7 +1913,16 @@ impl WordProgram {
 
     /// The loaded state's words, read from its base slots.
     pub fn state_into(&self, m: &WordMachine, out: &mut [u64]) {
-        copy_out(&m.bits, &self.load, out);
+        self.copy_out(STATE_COPY, &m.bits, &self.load, out);
+    }
+
+    /// The words `transfers` read out of `bits` into `out`: by the native
+    /// copy `k` where one was compiled for a state's words.
+    fn copy_out(&self, k: usize, bits: &[u64], transfers: &[Transfer], out: &mut [u64]) {
+        match self.native.as_deref() {
+            Some(native) if out.len() == self.initial.0.len() => native.code.copy_out(k, bits, out),
+            _ => copy_out(bits, transfers, out),
+        }
     }
 
     /// [`WordProgram::load`], adding its work to the machine's count
@@ -2158,7 +2179,7 @@ impl WordProgram {
         }
         m.last_next.clear();
         if let Some(out) = out {
-            copy_out(&m.bits, &self.next, out);
+            self.copy_out(NEXT_COPY, &m.bits, &self.next, out);
             m.last_next.extend_from_slice(out);
         }
         m.next_held = true;
