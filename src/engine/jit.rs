@@ -29,7 +29,7 @@
 use super::words::{Lit, Op, Transfer};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    AbiParam, BlockArg, InstBuilder, MemFlagsData, Signature, UserFuncName, Value, types,
+    AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, Signature, UserFuncName, Value, types,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -678,13 +678,7 @@ fn emit_scatter_word(
     let set = b.append_block_param(each, types::I64);
     let n = b.append_block_param(each, types::I64);
     let done_count = b.append_block_param(done, types::I64);
-    b.ins().brif(
-        legal,
-        each,
-        &[BlockArg::Value(legal), BlockArg::Value(count)],
-        done,
-        &[BlockArg::Value(count)],
-    );
+    next_bit_or_done(b, legal, count, each, done);
     b.switch_to_block(each);
     let low = b.ins().ctz(set);
     let at = b
@@ -704,15 +698,17 @@ fn emit_scatter_word(
     let next_n = b.ins().iadd_imm_s(n, 1);
     let less_one = b.ins().iadd_imm_s(set, -1);
     let rest = b.ins().band(set, less_one);
-    b.ins().brif(
-        rest,
-        each,
-        &[BlockArg::Value(rest), BlockArg::Value(next_n)],
-        done,
-        &[BlockArg::Value(next_n)],
-    );
+    next_bit_or_done(b, rest, next_n, each, done);
     b.switch_to_block(done);
     done_count
+}
+
+/// Branches to `each` with the bits `set` and the `count` while a bit is
+/// left, else to `done` with the count.
+fn next_bit_or_done(b: &mut FunctionBuilder, set: Value, count: Value, each: Block, done: Block) {
+    let (bits, count_arg) = (BlockArg::Value(set), BlockArg::Value(count));
+    b.ins()
+        .brif(set, each, &[bits, count_arg], done, &[count_arg]);
 }
 
 /// Emits a copy out's body: each output word the OR of its transfers'
