@@ -878,32 +878,37 @@ impl Keys {
         if !readers.iter().any(|&n| n >= SLEEP_MIN_READERS) {
             return keys;
         }
-        let mut by_rule: Vec<(u32, u32)> = reads.iter().map(|&(l, r)| (r, l)).collect();
-        by_rule.sort_unstable();
+        // The counted literals of the rules that read a many-reader slot.
+        let mut reads_many = vec![false; rule.len()];
+        (reads.iter())
+            .filter(|&&(l, _)| many(l))
+            .for_each(|&(_, r)| reads_many[r as usize] = true);
+        let by_rule: Vec<(u32, u32)> = (reads.iter())
+            .filter(|&&(_, r)| reads_many[r as usize])
+            .map(|&(l, r)| (r, l))
+            .collect();
+        let (lit_start, lits) = grouped(rule.len(), &by_rule);
+        let lits_of = |r: usize| &lits[lit_start[r] as usize..lit_start[r + 1] as usize];
         // Per rule: its key literal, or `NO_LITERAL` for a rule awake always.
         let mut key_of = vec![NO_LITERAL; rule.len()];
-        for group in by_rule.chunk_by(|a, b| a.0 == b.0) {
-            let r = group[0].0;
-            let info = rule[r as usize];
-            let widest = group.iter().map(|&(_, l)| readers[(l >> 1) as usize]).max();
-            if r >= first_product
+        for (r, info) in rule.iter().enumerate() {
+            let lits = lits_of(r);
+            let widest = lits.iter().map(|&l| readers[(l >> 1) as usize]).max();
+            if lits.is_empty()
+                || r as u32 >= first_product
                 || info.head & PART != 0
                 || !matches!(info.trigger, SLOT_TRUE | SLOT_FALSE)
-                || widest < Some(SLEEP_MIN_READERS)
-                || group
-                    .iter()
-                    .any(|&(_, l)| owner[(l >> 1) as usize] != u32::MAX)
+                || lits.iter().any(|&l| owner[(l >> 1) as usize] != u32::MAX)
             {
                 continue;
             }
-            let once = |l: u32| group.iter().filter(|&&(_, m)| m >> 1 == l >> 1).count() == 1;
-            let key = (group.iter())
-                .map(|&(_, l)| l)
+            let once = |l: u32| lits.iter().filter(|&&m| m >> 1 == l >> 1).count() == 1;
+            let key = (lits.iter().copied())
                 .filter(|&l| l & 1 == 0 && l >> 1 != SLOT_TRUE && !many(l) && once(l))
                 .filter(|&l| readers[(l >> 1) as usize] * KEY_RATIO <= widest.unwrap_or(0))
                 .min_by_key(|&l| (readers[(l >> 1) as usize], l));
             if let Some(l) = key {
-                key_of[r as usize] = l;
+                key_of[r] = l;
             }
         }
         // The sleepers of each many-reader slot, positive then negative.
@@ -921,28 +926,24 @@ impl Keys {
             }
             _ => true,
         });
-        sleeping.sort_unstable();
+        let (sleeper_start, sleepers) = grouped(2 * slots, &sleeping);
         let mut place_of: Vec<(u32, u32)> = Vec::new();
         let mut bit = 0u32;
-        for s in 0..slots as u32 {
-            let start = bit / 64;
+        for (s, section) in keys.section.iter_mut().enumerate() {
+            section[0] = bit / 64;
             for sign in 0..2 {
-                let l = s << 1 | sign;
-                let from = sleeping.partition_point(|&(m, _)| m < l);
-                let to = sleeping.partition_point(|&(m, _)| m <= l);
-                for &(_, r) in &sleeping[from..to] {
+                let l = 2 * s + sign;
+                for &r in &sleepers[sleeper_start[l] as usize..sleeper_start[l + 1] as usize] {
                     keys.member.push(r);
                     place_of.push((r, bit));
                     bit += 1;
                 }
                 bit = bit.next_multiple_of(64);
                 keys.member.resize(bit as usize, u32::MAX);
-                keys.section[s as usize][sign as usize + 1] = bit / 64;
+                section[sign + 1] = bit / 64;
             }
-            keys.section[s as usize][0] = start;
         }
-        place_of.sort_unstable();
-        keyed.sort_unstable();
+        let (place_start, places) = grouped(rule.len(), &place_of);
         let mut number = vec![u32::MAX; rule.len()];
         for (r, &k) in key_of.iter().enumerate() {
             if k == NO_LITERAL {
@@ -951,13 +952,10 @@ impl Keys {
             number[r] = keys.rule.len() as u32;
             keys.rule.push(r as u32);
             keys.key.push(k);
-            let lits = by_rule.partition_point(|&(q, _)| q < r as u32)
-                ..by_rule.partition_point(|&(q, _)| q <= r as u32);
-            keys.lits.extend(by_rule[lits].iter().map(|&(_, l)| l));
+            keys.lits.extend_from_slice(lits_of(r));
             keys.lit_start.push(keys.lits.len() as u32);
-            let places = place_of.partition_point(|&(q, _)| q < r as u32)
-                ..place_of.partition_point(|&(q, _)| q <= r as u32);
-            keys.places.extend(place_of[places].iter().map(|&(_, b)| b));
+            keys.places
+                .extend_from_slice(&places[place_start[r] as usize..place_start[r + 1] as usize]);
             keys.place_start.push(keys.places.len() as u32);
         }
         let by_key: Vec<(u32, u32)> = keyed
@@ -1817,10 +1815,10 @@ impl Counters {
         }
     }
 
-    /// The rest of a flip of slot `s` to `v`: its awake sleeping readers,
-    /// the sleeping rules it is the key of, its aggregates, the guard
-    /// groups it switches and the recursive components that read it. Kept
-    /// out of line, so that the common flip stays small.
+    /// The rest of a flip of slot `s` (of `flags`) to `v`: its sleepers
+    /// and keys, its aggregates, the guard groups it switches and the
+    /// recursive components that read it. Kept out of line, so that the
+    /// common flip stays small.
     #[inline(never)]
     fn flip_rarer<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32, flags: u32, v: bool) {
         if flags & (HAS_SLEEPERS | HAS_KEYS) != 0 {
