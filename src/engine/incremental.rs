@@ -191,11 +191,15 @@ const HAS_READERS: u32 = 32;
 /// sleeping readers (see [`Keys`]).
 const HAS_KEYS: u32 = 128;
 const HAS_SLEEPERS: u32 = 256;
+/// [`SlotInfo::flags`]: a flip of the slot counts its readers out of line
+/// ([`Counters::flip_many`]): it has [`FEW_READERS`] counted readers or
+/// more, or sleeping readers or rules (a move's slot has neither).
+const OUT_OF_LINE: u32 = 512;
 /// The flags a flip of the slot leaves to [`Counters::flip_rarer`].
-const RARER: u32 = HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES | HAS_KEYS | HAS_SLEEPERS;
+const RARER: u32 = HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES;
 /// The flags of a slot whose flip something reads (most `legal` and
 /// `next` slots have none, and their flips stop early).
-const READ: u32 = RARER | HAS_READERS;
+const READ: u32 = RARER | HAS_READERS | HAS_KEYS | HAS_SLEEPERS;
 /// [`SlotInfo::flags`]: the slot is the `next` atom of one base fact, and
 /// only that (nothing reads it, it has no moves, it is neither a test nor
 /// in a recursive component). No order of flips can matter to it, so a
@@ -471,7 +475,15 @@ impl Propagation {
             })
             .collect();
         products.rules(&mut rule);
-        let keys = Keys::new(net.slots, &mut reads, &rule, products.first_rule, &owner);
+        let moves = net.first_input..net.first_input + net.early.len() as u32;
+        let keys = Keys::new(
+            net.slots,
+            &mut reads,
+            &rule,
+            products.first_rule,
+            &owner,
+            moves,
+        );
         let (fanout_start, fanout) = grouped(2 * net.slots, &reads);
         let (component_start, components) = grouped(net.slots, &component_reads);
         let (move_start, moves, segments) = legal_moves(net, &deferred, &source);
@@ -511,6 +523,11 @@ impl Propagation {
                 }
             })
             .collect::<Vec<_>>();
+        for info in slot.iter_mut() {
+            if info.end - info.start >= FEW_READERS || info.flags & (HAS_KEYS | HAS_SLEEPERS) != 0 {
+                info.flags |= OUT_OF_LINE;
+            }
+        }
         for (s, &t) in values.test_at.iter().enumerate() {
             if t != NO_TEST {
                 component_end[s] = TEST_SLOT;
@@ -855,13 +872,14 @@ impl Keys {
     /// keys out of `reads`, and lists them here instead. Rules triggered by
     /// a move, the products' rules and parts, and rules reading a slot of a
     /// recursive component (whose values are written before their flips)
-    /// never sleep.
+    /// or a move's slot (counted in place by `flip_move`) never sleep.
     fn new(
         slots: usize,
         reads: &mut Vec<(u32, u32)>,
         rule: &[RuleInfo],
         first_product: u32,
         owner: &[u32],
+        moves: std::ops::Range<u32>,
     ) -> Keys {
         let mut readers = vec![0usize; slots];
         for &(l, _) in reads.iter() {
@@ -898,7 +916,8 @@ impl Keys {
                 || r as u32 >= first_product
                 || info.head & PART != 0
                 || !matches!(info.trigger, SLOT_TRUE | SLOT_FALSE)
-                || lits.iter().any(|&l| owner[(l >> 1) as usize] != u32::MAX)
+                || (lits.iter())
+                    .any(|&l| owner[(l >> 1) as usize] != u32::MAX || moves.contains(&(l >> 1)))
             {
                 continue;
             }
@@ -1759,14 +1778,14 @@ impl Counters {
         if slot.flags & READ == 0 {
             return;
         }
-        match slot.end - slot.start {
-            FEW_READERS.. => self.flip_many::<ASIDE>(prop, s, slot, v),
-            _ => self.flip_fanout::<ASIDE>(prop, s, slot, v),
+        match slot.flags & OUT_OF_LINE {
+            0 => self.flip_fanout::<ASIDE>(prop, s, slot, v),
+            _ => self.flip_many::<ASIDE>(prop, s, slot, v),
         }
     }
 
     /// [`Counters::flip_fanout`] out of line, for a slot of many readers
-    /// (see [`FEW_READERS`]).
+    /// (see [`FEW_READERS`]), then its sleepers and keys.
     #[inline(never)]
     fn flip_many<const ASIDE: bool>(
         &mut self,
@@ -1776,6 +1795,9 @@ impl Counters {
         v: bool,
     ) {
         self.flip_fanout::<ASIDE>(prop, s, slot, v);
+        if slot.flags & (HAS_SLEEPERS | HAS_KEYS) != 0 {
+            self.flip_sleepers::<ASIDE>(prop, s, slot.flags, v);
+        }
     }
 
     /// Tells the rules and components reading slot `s` (whose entry is
@@ -1811,20 +1833,16 @@ impl Counters {
             }
         }
         if slot.flags & RARER != 0 {
-            self.flip_rarer::<ASIDE>(prop, s, slot.flags, v);
+            self.flip_rarer::<ASIDE>(prop, s, v);
         }
     }
 
-    /// The rest of a flip of slot `s` (of `flags`) to `v`: its sleepers
-    /// and keys, its aggregates, the guard groups it switches and the
-    /// recursive components that read it. Kept out of line, so that the
-    /// common flip stays small.
+    /// The rest of a flip of slot `s` to `v`: its aggregates, the guard
+    /// groups it switches and the recursive components that read it. Kept
+    /// out of line, so that the common flip stays small.
     #[inline(never)]
-    fn flip_rarer<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32, flags: u32, v: bool) {
-        if flags & (HAS_SLEEPERS | HAS_KEYS) != 0 {
-            self.flip_sleepers::<ASIDE>(prop, s, flags, v);
-        }
-        if flags & HAS_AGGREGATES != 0 {
+    fn flip_rarer<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32, v: bool) {
+        if prop.slot[s as usize].flags & HAS_AGGREGATES != 0 {
             self.update_aggregates(prop, s, v);
         }
         for k in prop.guards.of_slot(s) {
