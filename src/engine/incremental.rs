@@ -80,13 +80,16 @@ const ASIDE_SHARE: usize = 5;
 const PRODUCT_MIN_RATIO: usize = 4;
 /// In [`RuleInfo::head`]: a part of a product, the rest its half.
 const PART: u32 = 1 << 31;
-/// Sleeping rules ([`Keys`]): a slot read by at least this many counted
-/// rules counts the sleeping ones among them only while they are awake, and
-/// a rule sleeps on a key read by at most one in `KEY_RATIO` as many rules.
-/// From 64 or 128 readers one shipped dice game cost 4% more: the visits
-/// spared did not cross zero, the wakes cost as much (docs/ENGINES.md,
-/// "Session 16").
+/// Sleeping rules ([`Keys`]): a rule sleeps when it reads a slot of at
+/// least `SLEEP_MIN_READERS` counted readers, or of `SLEEP_MIN_READERS_STATE`
+/// when its key is a state fact (one of a family, like the facts that group
+/// triggered and early rules), on a key read by at most one in `KEY_RATIO`
+/// as many rules; those slots count the sleeping ones among their readers
+/// only while they are awake. With any key from 64 or 128 readers one
+/// shipped dice game cost 4% more: the visits spared did not cross zero,
+/// the wakes cost as much (docs/ENGINES.md, "Session 16").
 const SLEEP_MIN_READERS: usize = 256;
+const SLEEP_MIN_READERS_STATE: usize = 128;
 const KEY_RATIO: usize = 4;
 
 /// The tables propagation reads, built once per game.
@@ -482,13 +485,14 @@ impl Propagation {
             .collect();
         products.rules(&mut rule);
         let moves = net.first_input..net.first_input + net.early.len() as u32;
+        let state = BASE0..BASE0 + net.base.len() as u32;
         let keys = Keys::new(
             net.slots,
             &mut reads,
             &rule,
             products.first_rule,
             &owner,
-            moves,
+            [state, moves],
         );
         let (fanout_start, fanout) = grouped(2 * net.slots, &reads);
         let (component_start, components) = grouped(net.slots, &component_reads);
@@ -841,8 +845,9 @@ fn split_product(rules: &[&[u32]]) -> Option<[Vec<Vec<u32>>; 2]> {
 }
 
 /// Sleeping rules: a counted rule that reads a slot of many readers (at
-/// least [`SLEEP_MIN_READERS`]) and a positive literal of few (its *key*,
-/// the one of fewest readers, at most one in [`KEY_RATIO`] as many) is not
+/// least [`SLEEP_MIN_READERS`], or [`SLEEP_MIN_READERS_STATE`] for a key
+/// that is a state fact) and a positive literal of few (its *key*, the one
+/// of fewest readers, at most one in [`KEY_RATIO`] as many) is not
 /// counted by the many-reader slots while its key is false: it cannot hold
 /// then, whatever they say. Such a slot keeps its sleeping readers apart,
 /// positive then negative, as bits of the `awake` set (each list from a
@@ -879,19 +884,20 @@ impl Keys {
     /// a move, the products' rules and parts, and rules reading a slot of a
     /// recursive component (whose values are written before their flips)
     /// or a move's slot (counted in place by `flip_move`) never sleep.
+    /// `state` and `moves`: the slots of the base facts and of the moves.
     fn new(
         slots: usize,
         reads: &mut Vec<(u32, u32)>,
         rule: &[RuleInfo],
         first_product: u32,
         owner: &[u32],
-        moves: std::ops::Range<u32>,
+        [state, moves]: [std::ops::Range<u32>; 2],
     ) -> Keys {
         let mut readers = vec![0usize; slots];
         for &(l, _) in reads.iter() {
             readers[(l >> 1) as usize] += 1;
         }
-        let many = |l: u32| readers[(l >> 1) as usize] >= SLEEP_MIN_READERS;
+        let many = |l: u32| readers[(l >> 1) as usize] >= SLEEP_MIN_READERS_STATE;
         let mut keys = Keys {
             key_start: vec![0; slots + 1],
             section: vec![[0; 3]; slots],
@@ -899,7 +905,7 @@ impl Keys {
             place_start: vec![0],
             ..Keys::default()
         };
-        if !readers.iter().any(|&n| n >= SLEEP_MIN_READERS) {
+        if !readers.iter().any(|&n| n >= SLEEP_MIN_READERS_STATE) {
             return keys;
         }
         // The counted literals of the rules that read a many-reader slot.
@@ -931,6 +937,7 @@ impl Keys {
             let key = (lits.iter().copied())
                 .filter(|&l| l & 1 == 0 && l >> 1 != SLOT_TRUE && !many(l) && once(l))
                 .filter(|&l| readers[(l >> 1) as usize] * KEY_RATIO <= widest.unwrap_or(0))
+                .filter(|&l| widest >= Some(SLEEP_MIN_READERS) || state.contains(&(l >> 1)))
                 .min_by_key(|&l| (readers[(l >> 1) as usize], l));
             if let Some(l) = key {
                 key_of[r] = l;
