@@ -15,6 +15,9 @@
 //! of two halves are counted as the parts (see [`Products`]). A move gates
 //! the rules it triggers,
 //! and a literal many rules share guards them as a group (see [`Guards`]);
+//! a rule that reads a slot of very many readers sleeps while a literal of
+//! few readers it also reads is false, and that slot's flips skip it (see
+//! [`Keys`]);
 //! a `legal` slot that nothing reads and whose rules share one guard is
 //! kept without it, and the guard switches the legal list it belongs to
 //! instead (see [`deferred_slots`] and [`Segments`]); a recursive component
@@ -77,6 +80,17 @@ const ASIDE_SHARE: usize = 5;
 const PRODUCT_MIN_RATIO: usize = 4;
 /// In [`RuleInfo::head`]: a part of a product, the rest its half.
 const PART: u32 = 1 << 31;
+/// Sleeping rules ([`Keys`]): a rule sleeps when it reads a slot of at
+/// least `SLEEP_MIN_READERS` counted readers, or of `SLEEP_MIN_READERS_STATE`
+/// when its key is a state fact (one of a family, like the facts that group
+/// triggered and early rules), on a key read by at most one in `KEY_RATIO`
+/// as many rules; those slots count the sleeping ones among their readers
+/// only while they are awake. With any key from 64 or 128 readers one
+/// shipped dice game cost 4% more: the visits spared did not cross zero,
+/// the wakes cost as much (docs/ENGINES.md, "Session 16").
+const SLEEP_MIN_READERS: usize = 256;
+const SLEEP_MIN_READERS_STATE: usize = 128;
+const KEY_RATIO: usize = 4;
 
 /// The tables propagation reads, built once per game.
 #[derive(Clone, Debug)]
@@ -130,6 +144,8 @@ pub struct Propagation {
     /// `SLOT_FALSE`, see [`RuleInfo`]): the propagation then tests for
     /// them, otherwise its code has no such test.
     aside: bool,
+    /// The rules that sleep while their key literal is false.
+    keys: Keys,
 }
 
 /// What propagation reads of the numbers computed at play time: the
@@ -180,9 +196,19 @@ const HAS_GUARDS: u32 = 4;
 const HAS_COMPONENTS: u32 = 8;
 const HAS_AGGREGATES: u32 = 16;
 const HAS_READERS: u32 = 32;
+/// [`SlotInfo::flags`]: the slot is the key of sleeping rules, or has
+/// sleeping readers (see [`Keys`]).
+const HAS_KEYS: u32 = 128;
+const HAS_SLEEPERS: u32 = 256;
+/// [`SlotInfo::flags`]: a flip of the slot counts its readers out of line
+/// ([`Counters::flip_many`]): it has [`FEW_READERS`] counted readers or
+/// more, or sleeping readers or rules (a move's slot has neither).
+const OUT_OF_LINE: u32 = 512;
+/// The flags a flip of the slot leaves to [`Counters::flip_rarer`].
+const RARER: u32 = HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES;
 /// The flags of a slot whose flip something reads (most `legal` and
 /// `next` slots have none, and their flips stop early).
-const READ: u32 = HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES | HAS_READERS;
+const READ: u32 = RARER | HAS_READERS | HAS_KEYS | HAS_SLEEPERS;
 /// [`SlotInfo::flags`]: the slot is the `next` atom of one base fact, and
 /// only that (nothing reads it, it has no moves, it is neither a test nor
 /// in a recursive component). No order of flips can matter to it, so a
@@ -446,7 +472,6 @@ impl Propagation {
         counted.retain(|&rule| head[rule as usize] != u32::MAX);
         let mut reads = counted_reads(net, &counted, &guards);
         products.reads(&mut reads);
-        let (fanout_start, fanout) = grouped(2 * net.slots, &reads);
         let mut rule: Vec<RuleInfo> = (0..head.len())
             .map(|r| RuleInfo {
                 head: head[r],
@@ -459,6 +484,17 @@ impl Propagation {
             })
             .collect();
         products.rules(&mut rule);
+        let moves = net.first_input..net.first_input + net.early.len() as u32;
+        let state = BASE0..BASE0 + net.base.len() as u32;
+        let keys = Keys::new(
+            net.slots,
+            &mut reads,
+            &rule,
+            products.first_rule,
+            &owner,
+            [state, moves],
+        );
+        let (fanout_start, fanout) = grouped(2 * net.slots, &reads);
         let (component_start, components) = grouped(net.slots, &component_reads);
         let (move_start, moves, segments) = legal_moves(net, &deferred, &source);
         let next_pairs: Vec<(u32, u32)> = net.next.to_vec();
@@ -485,6 +521,11 @@ impl Propagation {
                         | listed(&guards.slot_start, HAS_GUARDS)
                         | listed(&component_start, HAS_COMPONENTS)
                         | listed(&values.member_start, HAS_AGGREGATES)
+                        | listed(&keys.key_start, HAS_KEYS)
+                        | match keys.section[s][0] != keys.section[s][2] {
+                            true => HAS_SLEEPERS,
+                            false => 0,
+                        }
                         | match fanout_start[2 * s] != fanout_start[2 * s + 2] {
                             true => HAS_READERS,
                             false => 0,
@@ -492,6 +533,11 @@ impl Propagation {
                 }
             })
             .collect::<Vec<_>>();
+        for info in slot.iter_mut() {
+            if info.end - info.start >= FEW_READERS || info.flags & (HAS_KEYS | HAS_SLEEPERS) != 0 {
+                info.flags |= OUT_OF_LINE;
+            }
+        }
         for (s, &t) in values.test_at.iter().enumerate() {
             if t != NO_TEST {
                 component_end[s] = TEST_SLOT;
@@ -559,6 +605,7 @@ impl Propagation {
             values,
             aside,
             products,
+            keys,
         }
     }
 
@@ -795,6 +842,177 @@ fn split_product(rules: &[&[u32]]) -> Option<[Vec<Vec<u32>>; 2]> {
         parts
     };
     Some([parts(&first, &a_ids, a), parts(&second, &b_ids, b)])
+}
+
+/// Sleeping rules: a counted rule that reads a slot of many readers (at
+/// least [`SLEEP_MIN_READERS`], or [`SLEEP_MIN_READERS_STATE`] for a key
+/// that is a state fact) and a positive literal of few (its *key*, the one
+/// of fewest readers, at most one in [`KEY_RATIO`] as many) is not
+/// counted by the many-reader slots while its key is false: it cannot hold
+/// then, whatever they say. Such a slot keeps its sleeping readers apart,
+/// positive then negative, as bits of the `awake` set (each list from a
+/// word boundary), and a flip counts the awake ones only. The key is in no
+/// fan-out: turning false it counts its rules' false literal and puts them
+/// to sleep; turning true it wakes them and counts their false literals
+/// again from the values. A sleeping rule's counter is stale but never
+/// zero (its false key is in it), so it never seems to hold.
+#[derive(Clone, Debug, Default)]
+struct Keys {
+    /// For every slot: the sleeping rules (their numbers here) it is the
+    /// key of.
+    key_start: Vec<u32>,
+    keyed: Vec<u32>,
+    /// Per sleeping rule: its rule, its key literal, its counted literals
+    /// (the key among them) and its bits in the sleepers' lists.
+    rule: Vec<u32>,
+    key: Vec<u32>,
+    lit_start: Vec<u32>,
+    lits: Vec<u32>,
+    place_start: Vec<u32>,
+    places: Vec<u32>,
+    /// For every slot: the words of its sleeping readers that read it
+    /// positively (`[0]..[1]`) and negatively (`[1]..[2]`).
+    section: Vec<[u32; 3]>,
+    /// Per bit of the sleepers' lists: its rule.
+    member: Vec<u32>,
+}
+
+impl Keys {
+    /// Chooses the sleeping rules among the counted ones of `reads`
+    /// (literal, rule), takes their reads of many-reader slots and of their
+    /// keys out of `reads`, and lists them here instead. Rules triggered by
+    /// a move, the products' rules and parts, and rules reading a slot of a
+    /// recursive component (whose values are written before their flips)
+    /// or a move's slot (counted in place by `flip_move`) never sleep.
+    /// `state` and `moves`: the slots of the base facts and of the moves.
+    fn new(
+        slots: usize,
+        reads: &mut Vec<(u32, u32)>,
+        rule: &[RuleInfo],
+        first_product: u32,
+        owner: &[u32],
+        [state, moves]: [std::ops::Range<u32>; 2],
+    ) -> Keys {
+        let mut readers = vec![0usize; slots];
+        for &(l, _) in reads.iter() {
+            readers[(l >> 1) as usize] += 1;
+        }
+        let many = |l: u32| readers[(l >> 1) as usize] >= SLEEP_MIN_READERS_STATE;
+        let mut keys = Keys {
+            key_start: vec![0; slots + 1],
+            section: vec![[0; 3]; slots],
+            lit_start: vec![0],
+            place_start: vec![0],
+            ..Keys::default()
+        };
+        if !readers.iter().any(|&n| n >= SLEEP_MIN_READERS_STATE) {
+            return keys;
+        }
+        // The counted literals of the rules that read a many-reader slot.
+        let mut reads_many = vec![false; rule.len()];
+        (reads.iter())
+            .filter(|&&(l, _)| many(l))
+            .for_each(|&(_, r)| reads_many[r as usize] = true);
+        let by_rule: Vec<(u32, u32)> = (reads.iter())
+            .filter(|&&(_, r)| reads_many[r as usize])
+            .map(|&(l, r)| (r, l))
+            .collect();
+        let (lit_start, lits) = grouped(rule.len(), &by_rule);
+        let lits_of = |r: usize| &lits[lit_start[r] as usize..lit_start[r + 1] as usize];
+        // Per rule: its key literal, or `NO_LITERAL` for a rule awake always.
+        let mut key_of = vec![NO_LITERAL; rule.len()];
+        for (r, info) in rule.iter().enumerate() {
+            let lits = lits_of(r);
+            let widest = lits.iter().map(|&l| readers[(l >> 1) as usize]).max();
+            if lits.is_empty()
+                || r as u32 >= first_product
+                || info.head & PART != 0
+                || !matches!(info.trigger, SLOT_TRUE | SLOT_FALSE)
+                || (lits.iter())
+                    .any(|&l| owner[(l >> 1) as usize] != u32::MAX || moves.contains(&(l >> 1)))
+            {
+                continue;
+            }
+            let once = |l: u32| lits.iter().filter(|&&m| m >> 1 == l >> 1).count() == 1;
+            let key = (lits.iter().copied())
+                .filter(|&l| l & 1 == 0 && l >> 1 != SLOT_TRUE && !many(l) && once(l))
+                .filter(|&l| readers[(l >> 1) as usize] * KEY_RATIO <= widest.unwrap_or(0))
+                .filter(|&l| widest >= Some(SLEEP_MIN_READERS) || state.contains(&(l >> 1)))
+                .min_by_key(|&l| (readers[(l >> 1) as usize], l));
+            if let Some(l) = key {
+                key_of[r] = l;
+            }
+        }
+        // The sleepers of each many-reader slot, positive then negative.
+        let mut sleeping: Vec<(u32, u32)> = Vec::new();
+        let mut keyed: Vec<(u32, u32)> = Vec::new();
+        reads.retain(|&(l, r)| match key_of[r as usize] {
+            NO_LITERAL => true,
+            k if k == l => {
+                keyed.push((l >> 1, r));
+                false
+            }
+            _ if many(l) => {
+                sleeping.push((l, r));
+                false
+            }
+            _ => true,
+        });
+        let (sleeper_start, sleepers) = grouped(2 * slots, &sleeping);
+        let mut place_of: Vec<(u32, u32)> = Vec::new();
+        let mut bit = 0u32;
+        for (s, section) in keys.section.iter_mut().enumerate() {
+            section[0] = bit / 64;
+            for sign in 0..2 {
+                let l = 2 * s + sign;
+                for &r in &sleepers[sleeper_start[l] as usize..sleeper_start[l + 1] as usize] {
+                    keys.member.push(r);
+                    place_of.push((r, bit));
+                    bit += 1;
+                }
+                bit = bit.next_multiple_of(64);
+                keys.member.resize(bit as usize, u32::MAX);
+                section[sign + 1] = bit / 64;
+            }
+        }
+        let (place_start, places) = grouped(rule.len(), &place_of);
+        let mut number = vec![u32::MAX; rule.len()];
+        for (r, &k) in key_of.iter().enumerate() {
+            if k == NO_LITERAL {
+                continue;
+            }
+            number[r] = keys.rule.len() as u32;
+            keys.rule.push(r as u32);
+            keys.key.push(k);
+            keys.lits.extend_from_slice(lits_of(r));
+            keys.lit_start.push(keys.lits.len() as u32);
+            keys.places
+                .extend_from_slice(&places[place_start[r] as usize..place_start[r + 1] as usize]);
+            keys.place_start.push(keys.places.len() as u32);
+        }
+        let by_key: Vec<(u32, u32)> = keyed
+            .iter()
+            .map(|&(s, r)| (s, number[r as usize]))
+            .collect();
+        (keys.key_start, keys.keyed) = grouped(slots, &by_key);
+        keys
+    }
+
+    /// The sleeping rules slot `s` is the key of.
+    fn keyed_by(&self, s: u32) -> &[u32] {
+        &self.keyed[self.key_start[s as usize] as usize..self.key_start[s as usize + 1] as usize]
+    }
+
+    /// Sleeping rule `k`'s counted literals.
+    fn lits_of(&self, k: u32) -> &[u32] {
+        &self.lits[self.lit_start[k as usize] as usize..self.lit_start[k as usize + 1] as usize]
+    }
+
+    /// Sleeping rule `k`'s bits in the sleepers' lists.
+    fn places_of(&self, k: u32) -> &[u32] {
+        &self.places
+            [self.place_start[k as usize] as usize..self.place_start[k as usize + 1] as usize]
+    }
 }
 
 /// Guards: a literal shared by many counted rules (`true control(R)` in
@@ -1223,6 +1441,8 @@ pub struct Counters {
     running: Vec<Running>,
     /// Per half of a product, its parts that hold (see [`Products`]).
     halves: Vec<u32>,
+    /// The bits of the sleepers' lists whose rule is awake (see [`Keys`]).
+    awake: Vec<u64>,
 }
 
 /// A copy keeps the room of the scratch lists, so it never allocates
@@ -1252,6 +1472,7 @@ impl Clone for Counters {
             armed: with_room(&self.armed),
             running: self.running.clone(),
             halves: self.halves.clone(),
+            awake: self.awake.clone(),
         }
     }
 }
@@ -1300,6 +1521,14 @@ impl Counters {
             support[head as usize] += (f == 0 && prop.armed(&vals, rule as u32)) as u32;
         }
         let halves = prop.products.load(&vals, &mut false_lits, &mut support);
+        let mut awake = vec![0u64; prop.keys.member.len() / 64];
+        for (k, &key) in prop.keys.key.iter().enumerate() {
+            if literal_holds(&vals, key) {
+                for &p in prop.keys.places_of(k as u32) {
+                    awake[p as usize / 64] |= 1 << (p % 64);
+                }
+            }
+        }
         for &s in &prop.deferred {
             vals[s as usize] = support[s as usize] > 0;
         }
@@ -1339,6 +1568,7 @@ impl Counters {
             armed: Vec::with_capacity(net.early.iter().map(Vec::len).sum()),
             running,
             halves,
+            awake,
         }
     }
 
@@ -1374,6 +1604,7 @@ impl Counters {
             + 8 * (self.dirty.len() + self.dirty_words.len() + 2 * self.next.len())
             + 32 * self.running.len()
             + 4 * self.halves.len()
+            + 8 * self.awake.len()
     }
 
     /// Becomes a copy of `from` (counters of the same game), without
@@ -1389,6 +1620,7 @@ impl Counters {
         self.next.copy_from_slice(&from.next);
         self.running.copy_from_slice(&from.running);
         self.halves.copy_from_slice(&from.halves);
+        self.awake.copy_from_slice(&from.awake);
         for (list, from) in self.lists.iter_mut().zip(&from.lists) {
             list.clear();
             list.extend_from_slice(from);
@@ -1559,14 +1791,14 @@ impl Counters {
         if slot.flags & READ == 0 {
             return;
         }
-        match slot.end - slot.start {
-            FEW_READERS.. => self.flip_many::<ASIDE>(prop, s, slot, v),
-            _ => self.flip_fanout::<ASIDE>(prop, s, slot, v),
+        match slot.flags & OUT_OF_LINE {
+            0 => self.flip_fanout::<ASIDE>(prop, s, slot, v),
+            _ => self.flip_many::<ASIDE>(prop, s, slot, v),
         }
     }
 
     /// [`Counters::flip_fanout`] out of line, for a slot of many readers
-    /// (see [`FEW_READERS`]).
+    /// (see [`FEW_READERS`]), then its sleepers and keys.
     #[inline(never)]
     fn flip_many<const ASIDE: bool>(
         &mut self,
@@ -1576,6 +1808,9 @@ impl Counters {
         v: bool,
     ) {
         self.flip_fanout::<ASIDE>(prop, s, slot, v);
+        if slot.flags & (HAS_SLEEPERS | HAS_KEYS) != 0 {
+            self.flip_sleepers::<ASIDE>(prop, s, slot.flags, v);
+        }
     }
 
     /// Tells the rules and components reading slot `s` (whose entry is
@@ -1610,7 +1845,7 @@ impl Counters {
                 self.satisfied::<ASIDE>(prop, rule, false);
             }
         }
-        if slot.flags & (HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES) != 0 {
+        if slot.flags & RARER != 0 {
             self.flip_rarer::<ASIDE>(prop, s, v);
         }
     }
@@ -1649,6 +1884,93 @@ impl Counters {
         );
         for k in a..b {
             self.mark(prop.components[k]);
+        }
+    }
+
+    /// A flip of slot `s` (of `flags`) to `v`: its awake sleeping readers
+    /// count it, and the sleeping rules it is the key of wake or sleep.
+    #[inline(never)]
+    fn flip_sleepers<const ASIDE: bool>(
+        &mut self,
+        prop: &Propagation,
+        s: u32,
+        flags: u32,
+        v: bool,
+    ) {
+        if flags & HAS_SLEEPERS != 0 {
+            self.count_awake::<ASIDE>(prop, s, v);
+        }
+        if flags & HAS_KEYS != 0 {
+            self.wake_or_sleep::<ASIDE>(prop, s, v);
+        }
+    }
+
+    /// Tells the awake sleeping readers of slot `s` its new value `v`.
+    #[inline(always)]
+    fn count_awake<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32, v: bool) {
+        let [positive, middle, end] = prop.keys.section[s as usize];
+        let (falling, rising) = match v {
+            true => (positive..middle, middle..end),
+            false => (middle..end, positive..middle),
+        };
+        for w in falling {
+            let mut bits = self.awake[w as usize];
+            while bits != 0 {
+                let rule = prop.keys.member[w as usize * 64 + bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                let count = &mut self.false_lits[rule as usize];
+                *count = count.wrapping_add(1);
+                if *count == 0 {
+                    self.satisfied::<ASIDE>(prop, rule, true);
+                }
+            }
+        }
+        for w in rising {
+            let mut bits = self.awake[w as usize];
+            while bits != 0 {
+                let rule = prop.keys.member[w as usize * 64 + bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                let count = &mut self.false_lits[rule as usize];
+                let (left, borrowed) = count.overflowing_sub(1);
+                *count = left;
+                if borrowed {
+                    self.satisfied::<ASIDE>(prop, rule, false);
+                }
+            }
+        }
+    }
+
+    /// Key slot `s` turned true (`v`): its sleeping rules wake, their false
+    /// literals counted again; or false: its rules count it and sleep.
+    #[inline(always)]
+    fn wake_or_sleep<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32, v: bool) {
+        let keys = &prop.keys;
+        for &k in keys.keyed_by(s) {
+            let rule = keys.rule[k as usize];
+            let places = keys.places_of(k);
+            let count = &mut self.false_lits[rule as usize];
+            if v {
+                for &p in places {
+                    self.awake[p as usize / 64] |= 1 << (p % 64);
+                }
+                let vals = &self.vals;
+                let f = (keys.lits_of(k).iter())
+                    .filter(|&&l| !literal_holds(vals, l))
+                    .count();
+                *count = (f as u16).wrapping_neg();
+                if f == 0 {
+                    self.satisfied::<ASIDE>(prop, rule, true);
+                }
+            } else {
+                let (left, borrowed) = count.overflowing_sub(1);
+                *count = left;
+                for &p in places {
+                    self.awake[p as usize / 64] &= !(1 << (p % 64));
+                }
+                if borrowed {
+                    self.satisfied::<ASIDE>(prop, rule, false);
+                }
+            }
         }
     }
 
