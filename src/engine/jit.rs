@@ -43,7 +43,8 @@ use rustc_hash::FxHashMap;
 pub const OPS_PER_FUNCTION: usize = 256;
 
 /// The largest program compiled, in [`Op::cost`] units summed over the
-/// requested ranges (about one emitted load and AND each): above it the
+/// requested ranges (about one emitted load and AND each), plus a unit per
+/// word move, scatter word and copied transfer: above it the
 /// engine interprets, so compiling never takes long. The largest shipped
 /// game's program has about 124,000 and compiles in about 0.7 s of CPU.
 pub const MAX_WORK: u64 = 1 << 18;
@@ -287,9 +288,14 @@ impl NativeCode {
         }
         for scatter in scatters {
             program.check_scatter(scatter)?;
+            work += (scatter.words.len() + scatter.always.len()) as u64;
         }
         for copy in copies {
             program.check_copy(copy)?;
+            work += copy.transfers.len() as u64;
+        }
+        if work > MAX_WORK {
+            return Err(format!("the program is over {MAX_WORK} units of work"));
         }
         let code = (program.emit(&fresh, scatters, copies)).map_err(|e| e.to_string())?;
         Ok((code, calls))
