@@ -1831,19 +1831,10 @@ impl Counters {
             (negative, positive)
         };
         for &rule in falling {
-            let count = &mut self.false_lits[rule as usize];
-            *count = count.wrapping_add(1);
-            if *count == 0 {
-                self.satisfied::<ASIDE>(prop, rule, true);
-            }
+            self.one_false_fewer::<ASIDE>(prop, rule);
         }
         for &rule in rising {
-            let count = &mut self.false_lits[rule as usize];
-            let (left, borrowed) = count.overflowing_sub(1);
-            *count = left;
-            if borrowed {
-                self.satisfied::<ASIDE>(prop, rule, false);
-            }
+            self.one_false_more::<ASIDE>(prop, rule);
         }
         if slot.flags & RARER != 0 {
             self.flip_rarer::<ASIDE>(prop, s, v);
@@ -1913,28 +1904,16 @@ impl Counters {
             true => (positive..middle, middle..end),
             false => (middle..end, positive..middle),
         };
-        for w in falling {
-            let mut bits = self.awake[w as usize];
-            while bits != 0 {
-                let rule = prop.keys.member[w as usize * 64 + bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-                let count = &mut self.false_lits[rule as usize];
-                *count = count.wrapping_add(1);
-                if *count == 0 {
-                    self.satisfied::<ASIDE>(prop, rule, true);
-                }
-            }
-        }
-        for w in rising {
-            let mut bits = self.awake[w as usize];
-            while bits != 0 {
-                let rule = prop.keys.member[w as usize * 64 + bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-                let count = &mut self.false_lits[rule as usize];
-                let (left, borrowed) = count.overflowing_sub(1);
-                *count = left;
-                if borrowed {
-                    self.satisfied::<ASIDE>(prop, rule, false);
+        for (words, fewer) in [(falling, true), (rising, false)] {
+            for w in words {
+                let mut bits = self.awake[w as usize];
+                while bits != 0 {
+                    let rule = prop.keys.member[w as usize * 64 + bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                    match fewer {
+                        true => self.one_false_fewer::<ASIDE>(prop, rule),
+                        false => self.one_false_more::<ASIDE>(prop, rule),
+                    }
                 }
             }
         }
@@ -1948,7 +1927,6 @@ impl Counters {
         for &k in keys.keyed_by(s) {
             let rule = keys.rule[k as usize];
             let places = keys.places_of(k);
-            let count = &mut self.false_lits[rule as usize];
             if v {
                 for &p in places {
                     self.awake[p as usize / 64] |= 1 << (p % 64);
@@ -1957,20 +1935,39 @@ impl Counters {
                 let f = (keys.lits_of(k).iter())
                     .filter(|&&l| !literal_holds(vals, l))
                     .count();
-                *count = (f as u16).wrapping_neg();
+                self.false_lits[rule as usize] = (f as u16).wrapping_neg();
                 if f == 0 {
                     self.satisfied::<ASIDE>(prop, rule, true);
                 }
             } else {
-                let (left, borrowed) = count.overflowing_sub(1);
-                *count = left;
                 for &p in places {
                     self.awake[p as usize / 64] &= !(1 << (p % 64));
                 }
-                if borrowed {
-                    self.satisfied::<ASIDE>(prop, rule, false);
-                }
+                self.one_false_more::<ASIDE>(prop, rule);
             }
+        }
+    }
+
+    /// One literal of `rule` turned true: one false literal fewer (the
+    /// count is kept negated); at none, the rule holds.
+    #[inline(always)]
+    fn one_false_fewer<const ASIDE: bool>(&mut self, prop: &Propagation, rule: u32) {
+        let count = &mut self.false_lits[rule as usize];
+        *count = count.wrapping_add(1);
+        if *count == 0 {
+            self.satisfied::<ASIDE>(prop, rule, true);
+        }
+    }
+
+    /// One literal of `rule` turned false: one false literal more; from
+    /// none, the rule no longer holds.
+    #[inline(always)]
+    fn one_false_more<const ASIDE: bool>(&mut self, prop: &Propagation, rule: u32) {
+        let count = &mut self.false_lits[rule as usize];
+        let (left, borrowed) = count.overflowing_sub(1);
+        *count = left;
+        if borrowed {
+            self.satisfied::<ASIDE>(prop, rule, false);
         }
     }
 
