@@ -244,9 +244,6 @@ impl NativeCode {
                 work += (piece.before.len() + moves.len()) as u64
                     + program.cost(start, end)
                     + program.cost(second_start, second_end);
-                if work > MAX_WORK {
-                    return Err(format!("the program is over {MAX_WORK} units of work"));
-                }
                 fresh.push(*piece);
                 calls.push(Calls(next_function, next_function + 1));
                 next_function += 1;
@@ -277,9 +274,6 @@ impl NativeCode {
                 }
             }
             work += piece.before.len() as u64 + program.cost(start, end);
-            if work > MAX_WORK {
-                return Err(format!("the program is over {MAX_WORK} units of work"));
-            }
             let piece_calls = Calls(first, next_function);
             if piece.before.is_empty() {
                 compiled.insert(start, (end, piece_calls));
@@ -294,6 +288,7 @@ impl NativeCode {
             program.check_copy(copy)?;
             work += copy.transfers.len() as u64;
         }
+        // Checked once all is summed: the checks above compile nothing.
         if work > MAX_WORK {
             return Err(format!("the program is over {MAX_WORK} units of work"));
         }

@@ -41,10 +41,10 @@ const MARGIN: u64 = 2;
 /// read and the rules filed under moves that read more than the move,
 /// which it interprets; [`Trial::native`]) times `OTHER_WEIGHT`, is less
 /// than the incremental engine's visits: one unit of native work counts an
-/// eighth of a visit, and the other work one and a half. Fitted on the conformance, shipped
-/// and test games (docs/ENGINES.md, "Session 14: the phases run whole"):
-/// every game it moves plays faster there, by instructions and on the
-/// clock; a sixteenth moved a conformance game whose native code (thousands
+/// eighth of a visit, and the other work one and a half. Fitted on the
+/// conformance, shipped and test games (docs/ENGINES.md, "Session 14: the
+/// phases run whole"): every game it moves plays faster there, by
+/// instructions and on the clock; a sixteenth moved a conformance game whose native code (thousands
 /// of operations a step) ran in fewer instructions but three times slower
 /// on the clock, out of the instruction cache.
 const NATIVE_SHARE: u64 = 8;
