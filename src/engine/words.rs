@@ -364,20 +364,59 @@ struct Goals {
 /// One move's triggered rules, in unit order (so in level order too).
 type Triggered = Vec<TriggeredOp>;
 
-/// A move's `does` bit and the rules filed under it.
+/// The rules filed under a move.
 #[derive(Clone, Debug)]
 struct MoveRules {
-    bit: u32,
     triggered: Triggered,
     /// The distinct units of `triggered`.
     units: Vec<u32>,
-    /// For a phase run whole: the bits its fixed operations set (`sets`,
-    /// by word), set as soon as the phase is cleared (a rule's head is
-    /// read only by higher levels, and every head only gains bits), with
-    /// the work they count; its other operations, in level order.
-    fixed: Vec<(u32, u64)>,
+    /// For a phase run whole: the work of its fixed operations (whose bits
+    /// [`MoveBits`] holds); its other operations, in level order.
     fixed_cost: u64,
     varying: Triggered,
+}
+
+/// Per move, the bits choosing it sets, in one flat table so that a step
+/// reads one short run per move: its `does` bit, then the bits its fixed
+/// operations set (their `sets`, by word), set as soon as the `after`
+/// phase is cleared (a rule's head is read only by higher levels, and
+/// every head only gains bits). Each is `(word, mask)`.
+#[derive(Clone, Debug, Default)]
+struct MoveBits {
+    /// Move `i`'s run is `sets[starts[i]..starts[i + 1]]`.
+    starts: Vec<u32>,
+    sets: Vec<(u32, u64)>,
+    /// Per move, whether rules filed under it read more than the move
+    /// (`MoveRules::varying` is not empty).
+    varying: Vec<bool>,
+}
+
+impl MoveBits {
+    fn push(&mut self, does_bit: u32, fixed: impl Iterator<Item = (u32, u64)>, varying: bool) {
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        self.sets.push((does_bit / 64, 1 << (does_bit % 64)));
+        self.sets.extend(fixed);
+        self.starts.push(self.sets.len() as u32);
+        self.varying.push(varying);
+    }
+
+    /// Move `i`'s `does` bit and fixed bits.
+    fn all(&self, i: u32) -> &[(u32, u64)] {
+        let i = i as usize;
+        &self.sets[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+
+    /// Move `i`'s `does` bit.
+    fn does(&self, i: u32) -> (u32, u64) {
+        self.sets[self.starts[i as usize] as usize]
+    }
+
+    /// Move `i`'s fixed bits.
+    fn fixed(&self, i: u32) -> &[(u32, u64)] {
+        &self.all(i)[1..]
+    }
 }
 
 /// An operation of a rule filed under a move: its head's level, its unit
@@ -442,9 +481,10 @@ pub struct WordProgram {
     view: Phase,
     units: Units,
     after: Phase,
-    /// Per move slot (`first_input + i`): its bit, its triggered rules and
-    /// their distinct units.
+    /// Per move slot (`first_input + i`): its triggered rules and their
+    /// distinct units; and the bits it sets.
     does: Vec<MoveRules>,
+    move_bits: MoveBits,
     first_input: u32,
     legal: Vec<RoleLegal>,
     terminal: u32,
@@ -1188,7 +1228,7 @@ impl WordProgram {
         // move's rules differ only by the cells they read, as the phases'
         // instances do), one entry per operation.
         let mut does = Vec::with_capacity(net.triggered.len());
-        for (i, (early, later)) in net.early.iter().zip(&net.triggered).enumerate() {
+        for (early, later) in net.early.iter().zip(&net.triggered) {
             let mut rules: Vec<(u32, u32)> = (early.iter().chain(later))
                 .filter(|&&(head, _)| emitter.layout.position[head as usize] != UNPLACED)
                 .copied()
@@ -1219,12 +1259,9 @@ impl WordProgram {
                     sets: emitter.fixed_sets(&emitter.ops[op as usize]),
                 }));
             }
-            let slot = net.first_input + i as u32;
             does.push(MoveRules {
-                bit: emitter.layout.position[slot as usize],
                 triggered: ranges,
                 units: Vec::new(),
-                fixed: Vec::new(),
                 fixed_cost: 0,
                 varying: Vec::new(),
             });
@@ -1290,7 +1327,8 @@ impl WordProgram {
                 units
             }
         };
-        for d in &mut does {
+        let mut move_bits = MoveBits::default();
+        for (slot, d) in (net.first_input..).zip(&mut does) {
             d.units.extend(d.triggered.iter().map(|r| r.unit));
             d.units.dedup();
             let (fixed, varying): (Triggered, Triggered) =
@@ -1301,7 +1339,9 @@ impl WordProgram {
                 *by_word.entry(w).or_default() |= low;
                 *by_word.entry(w + 1).or_default() |= high;
             }
-            d.fixed = by_word.into_iter().filter(|&(_, m)| m != 0).collect();
+            let fixed_bits = by_word.into_iter().filter(|&(_, m)| m != 0);
+            let does_bit = layout.position[slot as usize];
+            move_bits.push(does_bit, fixed_bits, !varying.is_empty());
             d.fixed_cost = fixed
                 .iter()
                 .map(|r| u64::from(ops[r.op as usize].cost()))
@@ -1321,6 +1361,7 @@ impl WordProgram {
             units,
             after,
             does,
+            move_bits,
             first_input: net.first_input,
             legal,
             terminal: layout.position[net.terminal as usize],
@@ -2067,8 +2108,8 @@ impl WordProgram {
         };
         let bits = &mut m.bits[..];
         for &i in &m.moves {
-            let bit = self.does[i as usize].bit;
-            bits[(bit / 64) as usize] &= !(1 << (bit % 64));
+            let (w, mask) = self.move_bits.does(i);
+            bits[w as usize] &= !mask;
         }
         std::mem::swap(&mut m.moves, &mut m.previous);
         m.moves.clear();
@@ -2078,12 +2119,10 @@ impl WordProgram {
         let mut varying = false;
         for slot in does {
             let i = slot - self.first_input;
-            let rules = &self.does[i as usize];
-            bits[(rules.bit / 64) as usize] |= 1 << (rules.bit % 64);
-            for &(w, mask) in &rules.fixed {
+            for &(w, mask) in self.move_bits.all(i) {
                 bits[w as usize] |= mask;
             }
-            varying |= !rules.varying.is_empty();
+            varying |= self.move_bits.varying[i as usize];
             m.moves.push(i);
         }
         m.last_next.clear();
@@ -2139,14 +2178,13 @@ impl WordProgram {
         std::mem::swap(moves, previous);
         moves.clear();
         moves.extend(does.map(|slot| slot - self.first_input));
-        let bit_of = |i: u32| self.does[i as usize].bit;
         for &i in previous.iter() {
-            let bit = bit_of(i);
-            bits[(bit / 64) as usize] &= !(1 << (bit % 64));
+            let (w, mask) = self.move_bits.does(i);
+            bits[w as usize] &= !mask;
         }
         for &i in moves.iter() {
-            let bit = bit_of(i);
-            bits[(bit / 64) as usize] |= 1 << (bit % 64);
+            let (w, mask) = self.move_bits.does(i);
+            bits[w as usize] |= mask;
         }
         cursors.clear();
         cursors.extend(moves.iter().map(|&i| (i, 0)));
@@ -2160,8 +2198,8 @@ impl WordProgram {
                     scheduled[(u / 64) as usize] |= 1 << (u % 64);
                 }
                 if !other.contains(&i) {
-                    let bit = bit_of(i);
-                    let looked_at = self.schedule(scheduled, bit / 64, 1 << (bit % 64));
+                    let (w, mask) = self.move_bits.does(i);
+                    let looked_at = self.schedule(scheduled, w, mask);
                     if COUNT {
                         *work += looked_at;
                         *scheduling += looked_at;
@@ -2211,13 +2249,12 @@ impl WordProgram {
         }
         let mut varying = false;
         for &i in moves {
-            let rules = &self.does[i as usize];
-            for &(w, mask) in &rules.fixed {
+            for &(w, mask) in self.move_bits.fixed(i) {
                 bits[w as usize] |= mask;
             }
-            varying |= !rules.varying.is_empty();
+            varying |= self.move_bits.varying[i as usize];
             if COUNT {
-                *work += rules.fixed_cost;
+                *work += self.does[i as usize].fixed_cost;
             }
         }
         let all_levels = (self.native.as_deref())
