@@ -472,18 +472,19 @@ impl Program<'_> {
         for (n, piece) in pieces.iter().enumerate() {
             let (start, end) = piece.ops;
             ids.push(define(format!("ops{n}"), &signature, &mut |b, params| {
+                let mut array = Array::new(params[0]);
                 for &word_move in piece.before {
-                    emit_move(b, params[0], word_move);
+                    array.emit_move(b, word_move);
                 }
                 for op in &self.ops[start as usize..end as usize] {
-                    self.emit_op(b, params[0], op);
+                    self.emit_op(b, &mut array, op);
                 }
                 if let Some((moves, (start, end))) = piece.then {
                     for &word_move in moves {
-                        emit_move(b, params[0], word_move);
+                        array.emit_move(b, word_move);
                     }
                     for op in &self.ops[start as usize..end as usize] {
-                        self.emit_op(b, params[0], op);
+                        self.emit_op(b, &mut array, op);
                     }
                 }
                 b.ins().return_(&[]);
@@ -555,11 +556,15 @@ impl Program<'_> {
     }
 
     /// Emits one operation (see `WordProgram::run`).
-    fn emit_op(&self, b: &mut FunctionBuilder, bits: Value, op: &Op) {
+    fn emit_op(&self, b: &mut FunctionBuilder, array: &mut Array, op: &Op) {
         let (gates, windows) = self.literals(op);
+        // Past a branch, what the blocks it skips learned of the array is
+        // not known where they join again (`done`).
+        let branches = !gates.is_empty() || (op.reduce && op.chunks > 1);
+        let before = branches.then(|| array.mark());
         let done = b.create_block();
         for g in gates {
-            let word = load(b, bits, g.word);
+            let word = array.load(b, g.word);
             let bit = b.ins().band_imm_u(word, (1u64 << g.shift) as i64);
             let go_on = b.create_block();
             match g.invert & 1 {
@@ -581,7 +586,7 @@ impl Program<'_> {
             let c = c as u32;
             let mut value = (mask != !0).then(|| b.ins().iconst(types::I64, mask as i64));
             for l in windows {
-                let window = load_window(b, bits, l.word + c, l.shift);
+                let window = array.window(b, l.word + c, l.shift);
                 value = Some(match (value, l.invert) {
                     (None, 0) => window,
                     (None, invert) => b.ins().bxor_imm_u(window, invert as i64),
@@ -595,26 +600,31 @@ impl Program<'_> {
             }
             let value = value.unwrap_or_else(|| b.ins().iconst(types::I64, -1));
             match (op.reduce, op.chunks) {
-                (false, _) => or_window(b, bits, op.head_word + c, op.head_shift, value),
+                (false, _) => array.or_window(b, op.head_word + c, op.head_shift, value),
                 (true, 1) => {
                     let holds = b.ins().icmp_imm_u(IntCC::NotEqual, value, 0);
                     let holds = b.ins().uextend(types::I64, holds);
                     let bit = b.ins().ishl_imm_u(holds, i64::from(op.head_shift));
-                    or_word(b, bits, op.head_word, bit);
+                    array.or_word(b, op.head_word, bit);
                 }
                 (true, _) => {
                     let (set, go_on) = (b.create_block(), b.create_block());
                     b.ins().brif(value, set, &[], go_on, &[]);
                     b.switch_to_block(set);
                     let bit = b.ins().iconst(types::I64, (1u64 << op.head_shift) as i64);
-                    or_word(b, bits, op.head_word, bit);
+                    let skipped = array.mark();
+                    array.or_word(b, op.head_word, bit);
                     b.ins().jump(done, &[]);
+                    array.forget_past(skipped);
                     b.switch_to_block(go_on);
                 }
             }
         }
         b.ins().jump(done, &[]);
         b.switch_to_block(done);
+        if let Some(before) = before {
+            array.forget_past(before);
+        }
     }
 }
 
@@ -629,9 +639,10 @@ fn emit_scatter(
     scatter: &Scatter,
 ) -> Value {
     let mut count = b.ins().iconst(types::I64, scatter.always.len() as i64);
+    let mut order_words = Array::new(order);
     for &m in scatter.always {
         let bit = b.ins().iconst(types::I64, (1u64 << (m % 64)) as i64);
-        or_word(b, order, m / 64, bit);
+        order_words.or_word(b, m / 64, bit);
     }
     let mut words = (scatter.words.iter().zip(scatter.gates)).peekable();
     while let Some((&(word, mask), &gate)) = words.next() {
@@ -717,9 +728,10 @@ fn next_bit_or_done(b: &mut FunctionBuilder, set: Value, count: Value, each: Blo
 fn emit_copy_out(b: &mut FunctionBuilder, bits: Value, out: Value, copy: &CopyOut) {
     let zero = b.ins().iconst(types::I64, 0);
     let mut words = vec![zero; copy.out_words];
+    let mut array = Array::new(bits);
     for t in copy.transfers {
         let at = 64 * i64::from(t.word) + t.shift;
-        let window = load_window(b, bits, (at / 64) as u32, (at % 64) as u32);
+        let window = array.window(b, (at / 64) as u32, (at % 64) as u32);
         let value = b.ins().band_imm_u(window, t.mask as i64);
         let word = &mut words[t.word as usize];
         *word = b.ins().bor(*word, value);
@@ -729,59 +741,134 @@ fn emit_copy_out(b: &mut FunctionBuilder, bits: Value, out: Value, copy: &CopyOu
     }
 }
 
-/// Emits one word move (the interpreter's loops over a phase's clear
-/// masks and over the state's transfers in words.rs).
-fn emit_move(b: &mut FunctionBuilder, bits: Value, word_move: WordMove) {
-    match word_move {
-        WordMove::Clear { word, mask } => {
-            let old = load(b, bits, word);
-            let new = b.ins().band_imm_u(old, !mask as i64);
-            b.ins().store(ACCESS, new, bits, 8 * word as i32);
-        }
-        WordMove::Copy(Transfer { word, shift, mask }) => {
-            let value = load(b, bits, word);
-            let value = b.ins().band_imm_u(value, mask as i64);
-            let at = 64 * i64::from(word) + shift;
-            or_window(b, bits, (at / 64) as u32, (at % 64) as u32, value);
-        }
-    }
-}
-
 /// The memory accesses of the code: inside the array (checked before
 /// compiling) and aligned.
 const ACCESS: MemFlagsData = MemFlagsData::trusted();
 
-/// Word `word` of the array.
-fn load(b: &mut FunctionBuilder, bits: Value, word: u32) -> Value {
-    b.ins().load(types::I64, ACCESS, bits, 8 * word as i32)
+/// The most words an [`Array`] keeps the values of (the most recently
+/// used): a value kept longer than the registers hold is spilled to the
+/// stack and back, dearer than reading the array again.
+const KNOWN_WORDS: usize = 8;
+
+/// Word `word` of the array at `address`, read from memory.
+fn load(b: &mut FunctionBuilder, address: Value, word: u32) -> Value {
+    b.ins().load(types::I64, ACCESS, address, 8 * word as i32)
 }
 
-/// The 64 bits from bit `64 * word + shift` on (`window` in words.rs).
-fn load_window(b: &mut FunctionBuilder, bits: Value, word: u32, shift: u32) -> Value {
-    let low = load(b, bits, word);
-    if shift == 0 {
-        return low;
+/// The bit array as the function being emitted knows it: the words last
+/// read or written (at most [`KNOWN_WORDS`]), each with its value where
+/// that value is defined in a block every later one passes through, so a
+/// known word is not read from memory again (writes are stored at once).
+/// Nothing else writes the array while one function runs.
+#[derive(Clone)]
+struct Array {
+    address: Value,
+    known: Vec<(u32, Value)>,
+    /// Every word written, in order ([`Array::forget_past`]).
+    written: Vec<u32>,
+}
+
+/// What an [`Array`] knew at a point, and how many writes it had seen.
+struct Mark {
+    known: Vec<(u32, Value)>,
+    writes: usize,
+}
+
+impl Array {
+    fn new(address: Value) -> Array {
+        Array {
+            address,
+            known: Vec::new(),
+            written: Vec::new(),
+        }
     }
-    let high = load(b, bits, word + 1);
-    let low = b.ins().ushr_imm_u(low, i64::from(shift));
-    let high = b.ins().ishl_imm_u(high, i64::from(64 - shift));
-    b.ins().bor(low, high)
-}
 
-/// Word `word` of the array |= `value`.
-fn or_word(b: &mut FunctionBuilder, bits: Value, word: u32, value: Value) {
-    let old = load(b, bits, word);
-    let new = b.ins().bor(old, value);
-    b.ins().store(ACCESS, new, bits, 8 * word as i32);
-}
+    /// Word `word`.
+    fn load(&mut self, b: &mut FunctionBuilder, word: u32) -> Value {
+        let value = match self.known.iter().position(|&(w, _)| w == word) {
+            Some(at) => self.known.remove(at).1,
+            None => load(b, self.address, word),
+        };
+        self.remember(word, value);
+        value
+    }
 
-/// Sets the bits of `value` from bit `64 * word + shift` on (`or_window`
-/// in words.rs).
-fn or_window(b: &mut FunctionBuilder, bits: Value, word: u32, shift: u32, value: Value) {
-    let low = b.ins().ishl_imm_u(value, i64::from(shift));
-    or_word(b, bits, word, low);
-    if shift != 0 {
-        let high = b.ins().ushr_imm_u(value, i64::from(64 - shift));
-        or_word(b, bits, word + 1, high);
+    /// Notes `value` as word `word`'s, the most recent.
+    fn remember(&mut self, word: u32, value: Value) {
+        self.known.retain(|&(w, _)| w != word);
+        if self.known.len() == KNOWN_WORDS {
+            self.known.remove(0);
+        }
+        self.known.push((word, value));
+    }
+
+    fn store(&mut self, b: &mut FunctionBuilder, word: u32, value: Value) {
+        b.ins().store(ACCESS, value, self.address, 8 * word as i32);
+        self.remember(word, value);
+        self.written.push(word);
+    }
+
+    /// What is known now, to go back to where a branch joins again.
+    fn mark(&self) -> Mark {
+        Mark {
+            known: self.known.clone(),
+            writes: self.written.len(),
+        }
+    }
+
+    /// Back to what was known at `mark`, less the words written since:
+    /// where the blocks since the mark join a path that skipped them.
+    fn forget_past(&mut self, mark: Mark) {
+        let Mark { mut known, writes } = mark;
+        known.retain(|(w, _)| !self.written[writes..].contains(w));
+        self.known = known;
+    }
+
+    /// The 64 bits from bit `64 * word + shift` on (`window` in words.rs).
+    fn window(&mut self, b: &mut FunctionBuilder, word: u32, shift: u32) -> Value {
+        let low = self.load(b, word);
+        if shift == 0 {
+            return low;
+        }
+        let high = self.load(b, word + 1);
+        let low = b.ins().ushr_imm_u(low, i64::from(shift));
+        let high = b.ins().ishl_imm_u(high, i64::from(64 - shift));
+        b.ins().bor(low, high)
+    }
+
+    /// Word `word` |= `value`.
+    fn or_word(&mut self, b: &mut FunctionBuilder, word: u32, value: Value) {
+        let old = self.load(b, word);
+        let new = b.ins().bor(old, value);
+        self.store(b, word, new);
+    }
+
+    /// Sets the bits of `value` from bit `64 * word + shift` on
+    /// (`or_window` in words.rs).
+    fn or_window(&mut self, b: &mut FunctionBuilder, word: u32, shift: u32, value: Value) {
+        let low = b.ins().ishl_imm_u(value, i64::from(shift));
+        self.or_word(b, word, low);
+        if shift != 0 {
+            let high = b.ins().ushr_imm_u(value, i64::from(64 - shift));
+            self.or_word(b, word + 1, high);
+        }
+    }
+
+    /// Emits one word move (the interpreter's loops over a phase's clear
+    /// masks and over the state's transfers in words.rs).
+    fn emit_move(&mut self, b: &mut FunctionBuilder, word_move: WordMove) {
+        match word_move {
+            WordMove::Clear { word, mask } => {
+                let old = self.load(b, word);
+                let new = b.ins().band_imm_u(old, !mask as i64);
+                self.store(b, word, new);
+            }
+            WordMove::Copy(Transfer { word, shift, mask }) => {
+                let value = self.load(b, word);
+                let value = b.ins().band_imm_u(value, mask as i64);
+                let at = 64 * i64::from(word) + shift;
+                self.or_window(b, (at / 64) as u32, (at % 64) as u32, value);
+            }
+        }
     }
 }
