@@ -53,9 +53,9 @@ pub const MAX_WORK: u64 = 1 << 18;
 /// address given.
 type WordFunction = unsafe extern "C" fn(*mut u64);
 
-/// A compiled scatter: sets, in the move-order words at the second
-/// address, the bit of each legal move the bit array at the first address
-/// holds; returns how many.
+/// A compiled scatter: writes the move-order words at the second address,
+/// with the bit of each legal move the bit array at the first address
+/// holds set; returns how many.
 type ScatterFunction = unsafe extern "C" fn(*const u64, *mut u64) -> u64;
 
 /// A role's legal moves, put into move order by a native function: bit
@@ -176,7 +176,8 @@ impl NativeCode {
 
     /// Runs scatter `k` ([`NativeCode::compile`]'s order) on `bits`, the
     /// bit array of a machine of the program compiled: sets the bit of
-    /// each legal move in `order` (zero before); returns how many.
+    /// each legal move in `order` (every word of the role's written);
+    /// returns how many.
     #[inline]
     pub fn scatter(&self, k: usize, bits: &[u64], order: &mut [u64]) -> usize {
         let (function, order_words) = self.scatters[k];
@@ -628,9 +629,10 @@ impl Program<'_> {
     }
 }
 
-/// Emits a scatter's body (`RoleLegal::set_moves` in words.rs): for each
-/// set bit of each word read, the move at its place in `table`, whose bit
-/// is set in the move-order words at `order`; returns the count.
+/// Emits a scatter's body (`RoleLegal::set_moves` in words.rs): the
+/// move-order words at `order` written with the always legal moves' bits,
+/// then for each set bit of each word read, the move at its place in
+/// `table`, whose bit is set there; returns the count.
 fn emit_scatter(
     b: &mut FunctionBuilder,
     bits: Value,
@@ -639,10 +641,13 @@ fn emit_scatter(
     scatter: &Scatter,
 ) -> Value {
     let mut count = b.ins().iconst(types::I64, scatter.always.len() as i64);
-    let mut order_words = Array::new(order);
-    for &m in scatter.always {
-        let bit = b.ins().iconst(types::I64, (1u64 << (m % 64)) as i64);
-        order_words.or_word(b, m / 64, bit);
+    // Every move-order word written: the always legal moves' bits, or none.
+    for w in 0..scatter.order_words {
+        let always = (scatter.always.iter())
+            .filter(|&&m| (m / 64) as usize == w)
+            .fold(0u64, |bits, &m| bits | 1 << (m % 64));
+        let always = b.ins().iconst(types::I64, always as i64);
+        b.ins().store(ACCESS, always, order, 8 * w as i32);
     }
     let mut words = (scatter.words.iter().zip(scatter.gates)).peekable();
     while let Some((&(word, mask), &gate)) = words.next() {

@@ -278,14 +278,14 @@ enum MoveOrder {
 
 impl RoleLegal {
     /// The role's legal moves in `bits`, in move order, into `out`;
-    /// `move_order` is scratch, zero before and after.
+    /// `move_order` is scratch.
     fn list(&self, bits: &[u64], move_order: &mut [u64], out: &mut Vec<u32>) {
         out.clear();
         match self.order {
             MoveOrder::Bits => self.for_each_legal(bits, |m| out.push(m)),
             MoveOrder::Set(words) => {
                 self.set_moves(bits, move_order);
-                take_moves(&mut move_order[..words], |m| out.push(m));
+                each_move(&move_order[..words], |m| out.push(m));
             }
             MoveOrder::Sort => {
                 self.for_each_legal(bits, |m| out.push(m));
@@ -295,11 +295,19 @@ impl RoleLegal {
         }
     }
 
-    /// Sets the bit of each legal move in `move_order` (zero before), the
-    /// always legal ones too ([`MoveOrder::Set`]); returns how many. Native
-    /// code does the same ([`NativeCode::scatter`]).
+    /// Sets the bit of each legal move in `move_order` (the role's words
+    /// cleared first), the always legal ones too ([`MoveOrder::Set`]);
+    /// returns how many. Native code does the same
+    /// ([`NativeCode::scatter`]).
     #[inline(always)]
     fn set_moves(&self, bits: &[u64], move_order: &mut [u64]) -> usize {
+        if let MoveOrder::Set(words) = self.order {
+            // Word by word, not `fill`: a call to `memset` costs more than
+            // the few words of most roles.
+            for word in move_order[..words].iter_mut().filter(|w| **w != 0) {
+                *word = 0;
+            }
+        }
         let mut n = self.always.len();
         let mut set = |m: u32| move_order[(m / 64) as usize] |= 1 << (m % 64);
         self.always.iter().for_each(|&m| set(m));
@@ -324,12 +332,11 @@ impl RoleLegal {
     }
 }
 
-/// Calls `f` with the move of each bit set in `move_order`, in order,
-/// leaving every word zero.
+/// Calls `f` with the move of each bit set in `move_order`, in order.
 #[inline(always)]
-fn take_moves(move_order: &mut [u64], mut f: impl FnMut(u32)) {
-    for (i, word) in (0u32..).zip(move_order) {
-        let mut moves = std::mem::take(word);
+fn each_move(move_order: &[u64], mut f: impl FnMut(u32)) {
+    for (i, &word) in (0u32..).zip(move_order) {
+        let mut moves = word;
         while moves != 0 {
             f(64 * i + moves.trailing_zeros());
             moves &= moves - 1;
@@ -560,7 +567,7 @@ pub struct WordMachine {
     scheduled: Vec<u64>,
     saved: Vec<u64>,
     /// A bit per move of the role with the most ([`MoveOrder::Set`]),
-    /// zero between uses, and a role's legal moves drawn from.
+    /// scratch, and a role's legal moves drawn from.
     move_order: Vec<u64>,
     listed: Vec<u32>,
     /// The work done so far: [`Op::cost`] per operation run, plus one per
@@ -1943,13 +1950,7 @@ impl WordProgram {
             Some((native, k)) => native.code.scatter(k, &m.bits, move_order),
             None => role.set_moves(&m.bits, move_order),
         };
-        let picked = pick(n).and_then(|k| nth_move(move_order, k));
-        // Word by word, not `fill`: a call to `memset` costs more than the
-        // few words of most roles.
-        for word in move_order.iter_mut().filter(|w| **w != 0) {
-            *word = 0;
-        }
-        picked
+        pick(n).and_then(|k| nth_move(move_order, k))
     }
 
     /// The loaded state's words, read from its base slots.
@@ -2066,7 +2067,7 @@ impl WordProgram {
     }
 
     /// Every role's legal moves (in move order) from the loaded view;
-    /// `move_order` is the machine's scratch, zero before and after.
+    /// `move_order` is the machine's scratch.
     fn legal_into(&self, bits: &[u64], move_order: &mut [u64], legal: &mut [Vec<u32>]) {
         for (role, out) in self.legal.iter().zip(legal.iter_mut()) {
             role.list(bits, move_order, out);
@@ -2347,10 +2348,10 @@ mod tests {
         for order in [MoveOrder::Set(1), MoveOrder::Sort] {
             let mut role = role();
             role.order = order;
-            let (mut scratch, mut out) = (vec![0; 1], Vec::new());
+            // The scratch holds whatever its last use left.
+            let (mut scratch, mut out) = (vec![!0; 1], Vec::new());
             role.list(&bits, &mut scratch, &mut out);
             assert_eq!(out, [1, 2, 3, 4, 5, 6], "{order:?}");
-            assert_eq!(scratch, [0], "{order:?}: the scratch is left zero");
             role.list(&[0b1000, 0], &mut scratch, &mut out);
             assert_eq!(out, [1, 3, 4], "{order:?}");
         }
