@@ -156,6 +156,10 @@ pub fn joined(values: &[i64]) -> String {
 /// How many relations `check --explain` names as the largest.
 const LARGEST_SHOWN: usize = 8;
 
+/// A chance draw keeps the weights of this many of its moves from the
+/// sum to the pick (the rest are looked up twice).
+const KEPT_WEIGHTS: usize = 16;
+
 /// A compiled game. It keeps what the ground program names (symbols,
 /// terms, atoms), not its rules, which the compiled net replaces.
 #[derive(Clone, Debug)]
@@ -1265,14 +1269,24 @@ impl<'g> Machine<'g> {
             // Every weight is 1: the same draw below as many, without the sums.
             return Ok(draw_unweighted(legal, rng));
         }
-        // Each weight is below 2^63, so no sum of them passes u128.
+        // Each weight is below 2^63, so no sum of them passes u128. The
+        // weights of up to `KEPT_WEIGHTS` moves are kept for the pick, not
+        // looked up again.
+        let mut kept = [0u64; KEPT_WEIGHTS];
         let mut total = 0u128;
-        for &m in legal {
-            total += u128::from(self.weight(m)?);
+        for (i, &m) in legal.iter().enumerate() {
+            let w = self.weight(m)?;
+            if let Some(k) = kept.get_mut(i) {
+                *k = w;
+            }
+            total += u128::from(w);
         }
         let mut x = draw_below(total, rng);
-        for &m in legal {
-            let w = u128::from(self.weight(m)?);
+        for (i, &m) in legal.iter().enumerate() {
+            let w = u128::from(match kept.get(i) {
+                Some(&w) => w,
+                None => self.weight(m)?,
+            });
             if x < w {
                 return Ok(m);
             }
