@@ -424,6 +424,20 @@ impl MoveBits {
     fn fixed(&self, i: u32) -> &[(u32, u64)] {
         &self.all(i)[1..]
     }
+
+    /// Every move's `does` bit, by word.
+    fn does_words(&self) -> Vec<(u32, u64)> {
+        let mut words: Vec<(u32, u64)> = Vec::new();
+        for &start in &self.starts[..self.starts.len().saturating_sub(1)] {
+            let (w, mask) = self.sets[start as usize];
+            match words.iter_mut().find(|(v, _)| *v == w) {
+                Some((_, bits)) => *bits |= mask,
+                None => words.push((w, mask)),
+            }
+        }
+        words.sort_unstable();
+        words
+    }
 }
 
 /// An operation of a rule filed under a move: its head's level, its unit
@@ -537,7 +551,7 @@ struct Native {
     after_levels: Option<Calls>,
     /// A playout's step after the moves' bits are set, in one function
     /// (where it is short): every level of `after`, the next state loaded,
-    /// the `after` phase cleared, the view.
+    /// the `after` phase and the `does` bits cleared, the view.
     step: Option<Calls>,
     /// Per role whose legal moves are put in move order by a bit per move
     /// ([`MoveOrder::Set`]), its scatter's number in the code.
@@ -553,7 +567,7 @@ pub struct WordMachine {
     /// Whether `bits` hold the view of the state last loaded, and the
     /// `after` phase of the moves last made (`moves`, and `previous`
     /// before them: their `does` bits stay set until the next moves);
-    /// when not, the `after` phase is clear.
+    /// when not, the `after` phase and every `does` bit are clear.
     view_loaded: bool,
     after_loaded: bool,
     moves: Vec<u32>,
@@ -1689,8 +1703,13 @@ impl WordProgram {
         pieces.extend(all_levels.map(plain));
         // A playout's whole step in one function, where it is short: every
         // level of `after`, the next state loaded with the `after` phase
-        // cleared behind it, and the view.
-        let reload_and_clear: Vec<WordMove> = reload.iter().chain(&clear_after).copied().collect();
+        // and the moves' `does` bits cleared behind it, and the view.
+        let clear_does = clears(&self.move_bits.does_words());
+        let reload_and_clear: Vec<WordMove> = (reload.iter())
+            .chain(&clear_after)
+            .chain(&clear_does)
+            .copied()
+            .collect();
         let step = all_levels
             .filter(|&(start, end)| (end - start + view_end) as usize <= OPS_PER_FUNCTION);
         pieces.extend(step.map(|ops| Piece {
@@ -2099,7 +2118,8 @@ impl WordProgram {
     /// ([`WordProgram::state_into`] reads it) or listing the legal moves
     /// ([`WordProgram::draw_legal`] draws one). Run whole with native code,
     /// that is the moves' own bits then one native call (`Native::step`,
-    /// which leaves the `after` phase clear for the next), or four where
+    /// which leaves the `after` phase and the `does` bits clear for the
+    /// next), or four where
     /// the step is not one function or a move's rules are interpreted.
     pub fn play(&self, m: &mut WordMachine, does: impl Iterator<Item = u32>) {
         let Some(native) = self.native.as_deref().filter(|_| self.whole) else {
@@ -2108,15 +2128,15 @@ impl WordProgram {
             return;
         };
         let bits = &mut m.bits[..];
-        for &i in &m.moves {
-            let (w, mask) = self.move_bits.does(i);
-            bits[w as usize] &= !mask;
+        if m.after_loaded {
+            for &i in &m.moves {
+                let (w, mask) = self.move_bits.does(i);
+                bits[w as usize] &= !mask;
+            }
+            native.code.run(bits, native.clear_after);
         }
         std::mem::swap(&mut m.moves, &mut m.previous);
         m.moves.clear();
-        if m.after_loaded {
-            native.code.run(bits, native.clear_after);
-        }
         let mut varying = false;
         for slot in does {
             let i = slot - self.first_input;
