@@ -19,11 +19,12 @@
 //! invert) and ORs the result into the head window, or, reducing, sets the
 //! one head bit when a chunk holds and stops. Every word index, shift and
 //! mask is an immediate: a window at shift 0 reads one word, a chunk whose
-//! mask is empty is left out. Holds: the same bits as the interpreter
-//! (`tests/jit.rs` runs both side by side); every word the code reads or
-//! writes is checked at compile time to lie inside the array, and
-//! [`NativeCode::run`] checks the array's length, so the code touches no
-//! other memory.
+//! mask is empty is left out, and a word the function read or wrote
+//! shortly before is not read again (its value is kept, `Array`). Holds:
+//! the same bits as the interpreter (`tests/jit.rs` runs both side by
+//! side); every word the code reads or writes is checked at compile time
+//! to lie inside the array, and [`NativeCode::run`] checks the array's
+//! length, so the code touches no other memory.
 #![allow(unsafe_code)]
 
 use super::words::{Lit, Op, Transfer};
@@ -765,7 +766,6 @@ fn load(b: &mut FunctionBuilder, address: Value, word: u32) -> Value {
 /// that value is defined in a block every later one passes through, so a
 /// known word is not read from memory again (writes are stored at once).
 /// Nothing else writes the array while one function runs.
-#[derive(Clone)]
 struct Array {
     address: Value,
     known: Vec<(u32, Value)>,
