@@ -17,9 +17,7 @@
 //! and a literal many rules share guards them as a group (see [`Guards`]);
 //! a rule that reads a slot of very many readers sleeps while a literal of
 //! few readers it also reads is false, and that slot's flips skip it (see
-//! [`Keys`]), as do the rules of a large guard group that each read a
-//! rarely read state fact, instead of forming the group (see
-//! [`keyed_group`]);
+//! [`Keys`]);
 //! a `legal` slot that nothing reads and whose rules share one guard is
 //! kept without it, and the guard switches the legal list it belongs to
 //! instead (see [`deferred_slots`] and [`Segments`]); a recursive component
@@ -93,14 +91,6 @@ const PART: u32 = 1 << 31;
 const SLEEP_MIN_READERS: usize = 256;
 const SLEEP_MIN_READERS_STATE: usize = 128;
 const KEY_RATIO: usize = 4;
-/// A guard group of at least this many rules, each of which reads a
-/// rarely read state fact, is not kept: its rules sleep on their state
-/// fact instead (see [`keyed_group`]).
-const UNGUARD_MIN_RULES: usize = 512;
-/// A flip reads the words of its sleeping readers one by one when they
-/// are at most this many, or only the words with awake rules (by
-/// [`Counters::awake_words`]) when there are more.
-const FEW_AWAKE_WORDS: usize = 8;
 
 /// The tables propagation reads, built once per game.
 #[derive(Clone, Debug)]
@@ -1121,73 +1111,28 @@ impl Guards {
 
 /// Per rule, the literal that guards it (`NO_LITERAL` for none): of the
 /// counted rules' literals that at least `GUARD_MIN_RULES` of them read, the
-/// one most read. A literal whose slot a rule reads twice is never its guard,
-/// nor a literal of at least `UNGUARD_MIN_RULES` readers whose every rule also
-/// reads a rarely read state fact (see [`keyed_group`]): those rules are
-/// counted on it and sleep on their state fact instead (see [`Keys`]).
+/// one most read. A literal whose slot a rule reads twice is never its guard.
 fn guard_literals(net: &Net, counted: &[u32]) -> Vec<u32> {
     let mut readers = vec![0usize; 2 * net.slots];
-    let mut slot_readers = vec![0usize; net.slots];
     for &rule in counted {
-        body(net, rule).iter().for_each(|&l| {
-            readers[l as usize] += 1;
-            slot_readers[(l >> 1) as usize] += 1;
-        });
+        body(net, rule)
+            .iter()
+            .for_each(|&l| readers[l as usize] += 1);
     }
     let mut guard = vec![NO_LITERAL; net.rule_lits.len() - 1];
-    let best_guard = |rule: u32, not: u32| {
+    for &rule in counted {
         let lits = body(net, rule);
         let once = |l: u32| lits.iter().filter(|&&m| m >> 1 == l >> 1).count() == 1;
-        lits.iter()
+        let best = lits
+            .iter()
             .copied()
-            .filter(|&l| l != not && readers[l as usize] >= GUARD_MIN_RULES && once(l))
-            .max_by_key(|&l| (readers[l as usize], l))
-    };
-    for &rule in counted {
-        if let Some(l) = best_guard(rule, NO_LITERAL) {
+            .filter(|&l| readers[l as usize] >= GUARD_MIN_RULES && once(l))
+            .max_by_key(|&l| (readers[l as usize], l));
+        if let Some(l) = best {
             guard[rule as usize] = l;
         }
     }
-    let keyed = keyed_group(net, counted, &guard, &slot_readers);
-    for &rule in counted {
-        let l = guard[rule as usize];
-        if l != NO_LITERAL && keyed[l as usize] {
-            guard[rule as usize] = best_guard(rule, l).unwrap_or(NO_LITERAL);
-        }
-    }
     guard
-}
-
-/// Per literal: whether it guards at least `UNGUARD_MIN_RULES` rules and
-/// every one of them reads a state fact (positive, once) read by at most
-/// one in `KEY_RATIO` as many counted rules as the literal's slot. Such a
-/// group's set of rules that hold is sparse (a counter's steps, each
-/// reading one of thousands of values), and scanning it whole at every turn
-/// of the guard costs more than counting the few rules whose state fact
-/// holds.
-fn keyed_group(net: &Net, counted: &[u32], guard: &[u32], slot_readers: &[usize]) -> Vec<bool> {
-    let state = BASE0..BASE0 + net.base.len() as u32;
-    let mut rules = vec![0usize; 2 * net.slots];
-    let mut keyed = vec![true; 2 * net.slots];
-    for &rule in counted {
-        let l = guard[rule as usize];
-        if l == NO_LITERAL {
-            continue;
-        }
-        let lits = body(net, rule);
-        let n = slot_readers[(l >> 1) as usize];
-        let has_key = lits.iter().any(|&k| {
-            k & 1 == 0
-                && state.contains(&(k >> 1))
-                && lits.iter().filter(|&&m| m >> 1 == k >> 1).count() == 1
-                && slot_readers[(k >> 1) as usize] * KEY_RATIO <= n
-        });
-        rules[l as usize] += 1;
-        keyed[l as usize] &= has_key;
-    }
-    (keyed.iter().zip(&rules))
-        .map(|(&k, &n)| k && n >= UNGUARD_MIN_RULES)
-        .collect()
 }
 
 /// Per slot, the guard literal of a deferred `legal` slot (`NO_LITERAL` for
@@ -1496,12 +1441,8 @@ pub struct Counters {
     running: Vec<Running>,
     /// Per half of a product, its parts that hold (see [`Products`]).
     halves: Vec<u32>,
-    /// The bits of the sleepers' lists whose rule is awake (see [`Keys`]),
-    /// and which of its words are not zero (bit `w` for word `w`), so a
-    /// flip skips the words of sleeping rules at 64 a time: a slot of
-    /// thousands of sleeping readers has a few awake.
+    /// The bits of the sleepers' lists whose rule is awake (see [`Keys`]).
     awake: Vec<u64>,
-    awake_words: Vec<u64>,
 }
 
 /// A copy keeps the room of the scratch lists, so it never allocates
@@ -1532,7 +1473,6 @@ impl Clone for Counters {
             running: self.running.clone(),
             halves: self.halves.clone(),
             awake: self.awake.clone(),
-            awake_words: self.awake_words.clone(),
         }
     }
 }
@@ -1582,13 +1522,10 @@ impl Counters {
         }
         let halves = prop.products.load(&vals, &mut false_lits, &mut support);
         let mut awake = vec![0u64; prop.keys.member.len() / 64];
-        let mut awake_words = vec![0u64; awake.len().div_ceil(64)];
         for (k, &key) in prop.keys.key.iter().enumerate() {
             if literal_holds(&vals, key) {
                 for &p in prop.keys.places_of(k as u32) {
-                    let w = p as usize / 64;
-                    awake[w] |= 1 << (p % 64);
-                    awake_words[w / 64] |= 1 << (w % 64);
+                    awake[p as usize / 64] |= 1 << (p % 64);
                 }
             }
         }
@@ -1632,7 +1569,6 @@ impl Counters {
             running,
             halves,
             awake,
-            awake_words,
         }
     }
 
@@ -1668,7 +1604,7 @@ impl Counters {
             + 8 * (self.dirty.len() + self.dirty_words.len() + 2 * self.next.len())
             + 32 * self.running.len()
             + 4 * self.halves.len()
-            + 8 * (self.awake.len() + self.awake_words.len())
+            + 8 * self.awake.len()
     }
 
     /// Becomes a copy of `from` (counters of the same game), without
@@ -1685,7 +1621,6 @@ impl Counters {
         self.running.copy_from_slice(&from.running);
         self.halves.copy_from_slice(&from.halves);
         self.awake.copy_from_slice(&from.awake);
-        self.awake_words.copy_from_slice(&from.awake_words);
         for (list, from) in self.lists.iter_mut().zip(&from.lists) {
             list.clear();
             list.extend_from_slice(from);
@@ -1970,41 +1905,16 @@ impl Counters {
             false => (middle..end, positive..middle),
         };
         for (words, fewer) in [(falling, true), (rising, false)] {
-            let (first, end) = (words.start as usize, words.end as usize);
-            if end - first <= FEW_AWAKE_WORDS {
-                for w in first..end {
-                    self.count_awake_word::<ASIDE>(prop, w, fewer);
+            for w in words {
+                let mut bits = self.awake[w as usize];
+                while bits != 0 {
+                    let rule = prop.keys.member[w as usize * 64 + bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                    match fewer {
+                        true => self.one_false_fewer::<ASIDE>(prop, rule),
+                        false => self.one_false_more::<ASIDE>(prop, rule),
+                    }
                 }
-                continue;
-            }
-            for group in first / 64..end.div_ceil(64) {
-                let mut nonzero = self.awake_words[group];
-                if group == first / 64 {
-                    nonzero &= !0 << (first % 64);
-                }
-                if end < (group + 1) * 64 {
-                    nonzero &= (1 << (end % 64)) - 1;
-                }
-                while nonzero != 0 {
-                    let w = group * 64 + nonzero.trailing_zeros() as usize;
-                    nonzero &= nonzero - 1;
-                    self.count_awake_word::<ASIDE>(prop, w, fewer);
-                }
-            }
-        }
-    }
-
-    /// Tells the awake sleeping readers of word `w` of the sleepers' lists
-    /// that one of their literals turned true (`fewer`) or false.
-    #[inline(always)]
-    fn count_awake_word<const ASIDE: bool>(&mut self, prop: &Propagation, w: usize, fewer: bool) {
-        let mut bits = self.awake[w];
-        while bits != 0 {
-            let rule = prop.keys.member[w * 64 + bits.trailing_zeros() as usize];
-            bits &= bits - 1;
-            match fewer {
-                true => self.one_false_fewer::<ASIDE>(prop, rule),
-                false => self.one_false_more::<ASIDE>(prop, rule),
             }
         }
     }
@@ -2019,9 +1929,7 @@ impl Counters {
             let places = keys.places_of(k);
             if v {
                 for &p in places {
-                    let w = p as usize / 64;
-                    self.awake[w] |= 1 << (p % 64);
-                    self.awake_words[w / 64] |= 1 << (w % 64);
+                    self.awake[p as usize / 64] |= 1 << (p % 64);
                 }
                 let vals = &self.vals;
                 let f = (keys.lits_of(k).iter())
@@ -2033,11 +1941,7 @@ impl Counters {
                 }
             } else {
                 for &p in places {
-                    let w = p as usize / 64;
-                    self.awake[w] &= !(1 << (p % 64));
-                    if self.awake[w] == 0 {
-                        self.awake_words[w / 64] &= !(1 << (w % 64));
-                    }
+                    self.awake[p as usize / 64] &= !(1 << (p % 64));
                 }
                 self.one_false_more::<ASIDE>(prop, rule);
             }
