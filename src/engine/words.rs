@@ -424,20 +424,6 @@ impl MoveBits {
     fn fixed(&self, i: u32) -> &[(u32, u64)] {
         &self.all(i)[1..]
     }
-
-    /// Every move's `does` bit, by word.
-    fn does_words(&self) -> Vec<(u32, u64)> {
-        let mut words: Vec<(u32, u64)> = Vec::new();
-        for &start in &self.starts[..self.starts.len().saturating_sub(1)] {
-            let (w, mask) = self.sets[start as usize];
-            match words.iter_mut().find(|(v, _)| *v == w) {
-                Some((_, bits)) => *bits |= mask,
-                None => words.push((w, mask)),
-            }
-        }
-        words.sort_unstable();
-        words
-    }
 }
 
 /// An operation of a rule filed under a move: its head's level, its unit
@@ -1704,7 +1690,9 @@ impl WordProgram {
         // A playout's whole step in one function, where it is short: every
         // level of `after`, the next state loaded with the `after` phase
         // and the moves' `does` bits cleared behind it, and the view.
-        let clear_does = clears(&self.move_bits.does_words());
+        let does_slots = self.first_input..self.first_input + self.does.len() as u32;
+        let does_bits = does_slots.map(|s| self.position[s as usize]);
+        let clear_does = clears(&word_masks(does_bits));
         let reload_and_clear: Vec<WordMove> = (reload.iter())
             .chain(&clear_after)
             .chain(&clear_does)
