@@ -7,9 +7,10 @@
 //! phase's bits, copying the next state's bits into the state's: a
 //! [`Piece`]). Out: [`NativeCode`], one function per piece of at most
 //! [`OPS_PER_FUNCTION`] operations, and per requested range a [`Calls`]
-//! naming the functions that run it; and per role a [`Scatter`] function
-//! that sets its legal moves' bits in move order; or `Err` with the reason (no
-//! cranelift backend for the host, a failed compilation, a program over
+//! naming the functions that run it; per role a [`Scatter`] function that
+//! sets its legal moves' bits in move order, and per [`CopyOut`] a function
+//! that reads a state's words out; or `Err` with the reason (no cranelift
+//! backend for the host, a failed compilation, a program over
 //! [`MAX_WORK`]), and the engine interprets.
 //!
 //! Each function takes the bit array's address and does exactly what
@@ -206,10 +207,10 @@ impl NativeCode {
     }
 
     /// Compiles the operations of each of `pieces` (of `ops`) for a bit
-    /// array of `words` words, the `scatters` and the `copies`; returns the code and
-    /// each piece's calls, in order. A piece without word moves equal to
-    /// consecutive pieces before it reuses their functions (a whole phase
-    /// after its units).
+    /// array of `words` words, the `scatters` and the `copies`; returns
+    /// the code and each piece's calls, in order. A piece without word
+    /// moves equal to consecutive pieces before it reuses their functions
+    /// (a whole phase after its units).
     pub fn compile(
         words: usize,
         ops: &[Op],
@@ -472,16 +473,10 @@ impl Program<'_> {
         };
         let mut ids = Vec::with_capacity(pieces.len());
         for (n, piece) in pieces.iter().enumerate() {
-            let (start, end) = piece.ops;
             ids.push(define(format!("ops{n}"), &signature, &mut |b, params| {
                 let mut array = Array::new(params[0]);
-                for &word_move in piece.before {
-                    array.emit_move(b, word_move);
-                }
-                for op in &self.ops[start as usize..end as usize] {
-                    self.emit_op(b, &mut array, op);
-                }
-                if let Some((moves, (start, end))) = piece.then {
+                let ranges = std::iter::once((piece.before, piece.ops)).chain(piece.then);
+                for (moves, (start, end)) in ranges {
                     for &word_move in moves {
                         array.emit_move(b, word_move);
                     }

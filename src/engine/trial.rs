@@ -44,9 +44,10 @@ const MARGIN: u64 = 2;
 /// eighth of a visit, and the other work one and a half. Fitted on the
 /// conformance, shipped and test games (docs/ENGINES.md, "Session 14: the
 /// phases run whole"): every game it moves plays faster there, by
-/// instructions and on the clock; a sixteenth moved a conformance game whose native code (thousands
-/// of operations a step) ran in fewer instructions but three times slower
-/// on the clock, out of the instruction cache.
+/// instructions and on the clock; a sixteenth moved a conformance game
+/// whose native code (thousands of operations a step) ran in fewer
+/// instructions but three times slower on the clock, out of the
+/// instruction cache.
 const NATIVE_SHARE: u64 = 8;
 const OTHER_WEIGHT: (u64, u64) = (3, 2);
 

@@ -2107,8 +2107,8 @@ impl WordProgram {
     /// ([`WordProgram::draw_legal`] draws one). Run whole with native code,
     /// that is the moves' own bits then one native call (`Native::step`,
     /// which leaves the `after` phase and the `does` bits clear for the
-    /// next), or four where
-    /// the step is not one function or a move's rules are interpreted.
+    /// next), or four where the step is not one function or a move's rules
+    /// are interpreted.
     pub fn play(&self, m: &mut WordMachine, does: impl Iterator<Item = u32>) {
         let Some(native) = self.native.as_deref().filter(|_| self.whole) else {
             self.next_with::<false>(m, does, None);
