@@ -8,8 +8,9 @@
 //! [`Piece`]). Out: [`NativeCode`], one function per piece of at most
 //! [`OPS_PER_FUNCTION`] operations, and per requested range a [`Calls`]
 //! naming the functions that run it; per role a [`Scatter`] function that
-//! sets its legal moves' bits in move order, and per [`CopyOut`] a function
-//! that reads a state's words out; or `Err` with the reason (no cranelift
+//! sets its legal moves' bits in move order, one function that finds the
+//! `k`th set bit of such words ([`NativeCode::select`]), and per
+//! [`CopyOut`] a function that reads a state's words out; or `Err` with the reason (no cranelift
 //! backend for the host, a failed compilation, a program over
 //! [`MAX_WORK`]), and the engine interprets.
 //!
@@ -59,6 +60,11 @@ type WordFunction = unsafe extern "C" fn(*mut u64);
 /// with the bit of each legal move the bit array at the first address
 /// holds set; returns how many.
 type ScatterFunction = unsafe extern "C" fn(*const u64, *mut u64) -> u64;
+
+/// A compiled select: the place of set bit number `k` (from 0) among the
+/// words at the address given, read in order, of which there are the
+/// second argument; `u64::MAX` when fewer bits are set.
+type SelectFunction = unsafe extern "C" fn(*const u64, u64, u64) -> u64;
 
 /// A role's legal moves, put into move order by a native function: bit
 /// `b` of the array set (in `words`, a word and the mask of the role's
@@ -146,6 +152,8 @@ pub struct NativeCode {
     scatters: Vec<(ScatterFunction, usize)>,
     /// Per [`CopyOut`] compiled, its function and its output's words.
     copies: Vec<(CopyFunction, usize)>,
+    /// The [`NativeCode::select`] function.
+    select: SelectFunction,
     /// The bit array's length the code was compiled for (every address it
     /// touches is below it).
     words: usize,
@@ -190,6 +198,18 @@ impl NativeCode {
         // of `order` (every table entry its masks reach was checked when
         // it was compiled); its code and table live as long as `self`.
         unsafe { function(bits.as_ptr(), order.as_mut_ptr()) as usize }
+    }
+
+    /// The place of set bit number `k` (from 0) in `words`, read in order,
+    /// if that many are set: a count of each word's bits (the host's
+    /// POPCNT where it has one) finds the word, and a binary search over
+    /// its halves the bit, without a branch on the bits.
+    #[inline]
+    pub fn select(&self, words: &[u64], k: usize) -> Option<u32> {
+        // SAFETY: the function reads only the `words.len()` words at the
+        // address given; its code lives as long as `self`.
+        let at = unsafe { (self.select)(words.as_ptr(), words.len() as u64, k as u64) };
+        u32::try_from(at).ok()
     }
 
     /// Runs copy `k` ([`NativeCode::compile`]'s order) from `bits`, the bit
@@ -450,6 +470,10 @@ impl Program<'_> {
         copy_signature.params.push(AbiParam::new(pointer));
         let mut scatter_signature = copy_signature.clone();
         scatter_signature.returns.push(AbiParam::new(types::I64));
+        let mut select_signature = signature.clone();
+        select_signature.params.push(AbiParam::new(types::I64));
+        select_signature.params.push(AbiParam::new(types::I64));
+        select_signature.returns.push(AbiParam::new(types::I64));
         let mut context = module.make_context();
         let mut builder_context = FunctionBuilderContext::new();
         let mut define = |name: String,
@@ -500,6 +524,9 @@ impl Program<'_> {
                 },
             )?);
         }
+        let select_id = define("select".into(), &select_signature, &mut |b, params| {
+            emit_select(b, params[0], params[1], params[2]);
+        })?;
         let mut copy_ids = Vec::with_capacity(copies.len());
         for (n, copy) in copies.iter().enumerate() {
             copy_ids.push(define(
@@ -542,10 +569,16 @@ impl Program<'_> {
                 (function, copy.out_words)
             })
             .collect();
+        let address = module.get_finalized_function(select_id);
+        // SAFETY: `address` is the entry of a function just compiled with
+        // the signature `fn(*const u64, u64, u64) -> u64` in the platform's
+        // calling convention.
+        let select = unsafe { std::mem::transmute::<*const u8, SelectFunction>(address) };
         Ok(NativeCode {
             functions,
             scatters,
             copies,
+            select,
             words: self.words,
             _tables: tables,
             _module: OwnedModule(Some(module)),
@@ -724,6 +757,71 @@ fn next_bit_or_done(b: &mut FunctionBuilder, set: Value, count: Value, each: Blo
         .brif(set, each, &[bits, count_arg], done, &[count_arg]);
 }
 
+/// Emits the select's body ([`NativeCode::select`]) over the `count` words
+/// at `words`: a loop over the words that takes each one's bits from `k`
+/// until `k` falls inside one, then six halvings of that word, each
+/// keeping the low half or, past its bits, the high one.
+fn emit_select(b: &mut FunctionBuilder, words: Value, count: Value, k: Value) {
+    let (head, body, found, none) = (
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+    );
+    let zero = b.ins().iconst(types::I64, 0);
+    b.ins()
+        .jump(head, &[BlockArg::Value(zero), BlockArg::Value(k)]);
+
+    b.switch_to_block(head);
+    let (i, k) = (
+        b.append_block_param(head, types::I64),
+        b.append_block_param(head, types::I64),
+    );
+    let more = b.ins().icmp(IntCC::UnsignedLessThan, i, count);
+    let (i_arg, k_arg) = (BlockArg::Value(i), BlockArg::Value(k));
+    b.ins().brif(more, body, &[i_arg, k_arg], none, &[]);
+
+    b.switch_to_block(body);
+    let (i, k) = (
+        b.append_block_param(body, types::I64),
+        b.append_block_param(body, types::I64),
+    );
+    let offset = b.ins().ishl_imm_u(i, 3);
+    let address = b.ins().iadd(words, offset);
+    let word = b.ins().load(types::I64, ACCESS, address, 0);
+    let bits = b.ins().popcnt(word);
+    let inside = b.ins().icmp(IntCC::UnsignedLessThan, k, bits);
+    let next_i = b.ins().iadd_imm_s(i, 1);
+    let rest = b.ins().isub(k, bits);
+    let to_found = [word, k, i].map(BlockArg::Value);
+    let to_head = [next_i, rest].map(BlockArg::Value);
+    b.ins().brif(inside, found, &to_found, head, &to_head);
+
+    b.switch_to_block(found);
+    let (mut word, mut k, i) = (
+        b.append_block_param(found, types::I64),
+        b.append_block_param(found, types::I64),
+        b.append_block_param(found, types::I64),
+    );
+    let mut at = b.ins().ishl_imm_u(i, 6);
+    for half in [32, 16, 8, 4, 2, 1] {
+        let low = b.ins().band_imm_u(word, ((1u64 << half) - 1) as i64);
+        let low_bits = b.ins().popcnt(low);
+        let past = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, k, low_bits);
+        let k_past = b.ins().isub(k, low_bits);
+        let word_past = b.ins().ushr_imm_u(word, half);
+        let at_past = b.ins().iadd_imm_s(at, half);
+        k = b.ins().select(past, k_past, k);
+        word = b.ins().select(past, word_past, word);
+        at = b.ins().select(past, at_past, at);
+    }
+    b.ins().return_(&[at]);
+
+    b.switch_to_block(none);
+    let none_value = b.ins().iconst(types::I64, -1);
+    b.ins().return_(&[none_value]);
+}
+
 /// Emits a copy out's body: each output word the OR of its transfers'
 /// windows, masked, kept in a register and stored once.
 fn emit_copy_out(b: &mut FunctionBuilder, bits: Value, out: Value, copy: &CopyOut) {
@@ -870,5 +968,26 @@ impl Array {
                 self.or_window(b, (at / 64) as u32, (at % 64) as u32, value);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NativeCode;
+
+    #[test]
+    fn select_finds_each_set_bit_in_order() {
+        let (code, _) =
+            NativeCode::compile(1, &[], &[], &[], &[], &[], &[]).expect("a host backend");
+        let words = [0, 0b1011_0001, u64::MAX, 0, 1 << 63, 0x8000_0001_0000_0002];
+        let places: Vec<u32> = (0u32..64 * words.len() as u32)
+            .filter(|&b| words[(b / 64) as usize] >> (b % 64) & 1 == 1)
+            .collect();
+        for (k, &place) in places.iter().enumerate() {
+            assert_eq!(code.select(&words, k), Some(place), "bit number {k}");
+        }
+        assert_eq!(code.select(&words, places.len()), None);
+        assert_eq!(code.select(&words[..1], 0), None);
+        assert_eq!(code.select(&[], 0), None);
     }
 }

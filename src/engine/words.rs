@@ -1953,11 +1953,17 @@ impl WordProgram {
         // As `RoleLegal::list`, keeping only the move drawn.
         let move_order = &mut m.move_order[..words];
         let native = self.native.as_deref();
-        let n = match native.and_then(|native| Some((native, native.scatters[r]?))) {
-            Some((native, k)) => native.code.scatter(k, &m.bits, move_order),
-            None => role.set_moves(&m.bits, move_order),
-        };
-        pick(n).and_then(|k| nth_move(move_order, k))
+        match native.and_then(|native| Some((native, native.scatters[r]?))) {
+            Some((native, k)) => {
+                let n = native.code.scatter(k, &m.bits, move_order);
+                match pick(n)? {
+                    // The only move: the first bit, found without a count.
+                    0 => nth_move(move_order, 0),
+                    k => native.code.select(move_order, k),
+                }
+            }
+            None => pick(role.set_moves(&m.bits, move_order)).and_then(|k| nth_move(move_order, k)),
+        }
     }
 
     /// The loaded state's words, read from its base slots.
