@@ -10,9 +10,9 @@
 //! naming the functions that run it; per role a [`Scatter`] function that
 //! sets its legal moves' bits in move order, one function that finds the
 //! `k`th set bit of such words ([`NativeCode::select`]), and per
-//! [`CopyOut`] a function that reads a state's words out; or `Err` with the reason (no cranelift
-//! backend for the host, a failed compilation, a program over
-//! [`MAX_WORK`]), and the engine interprets.
+//! [`CopyOut`] a function that reads a state's words out; or `Err` with
+//! the reason (no cranelift backend for the host, a failed compilation, a
+//! program over [`MAX_WORK`]), and the engine interprets.
 //!
 //! Each function takes the bit array's address and does exactly what
 //! `WordProgram::run` does for its range, operation by operation: a gate
@@ -203,7 +203,7 @@ impl NativeCode {
     /// The place of set bit number `k` (from 0) in `words`, read in order,
     /// if that many are set: a count of each word's bits (the host's
     /// POPCNT where it has one) finds the word, and a binary search over
-    /// its halves the bit, without a branch on the bits.
+    /// its halves, with no branch, the bit.
     #[inline]
     pub fn select(&self, words: &[u64], k: usize) -> Option<u32> {
         // SAFETY: the function reads only the `words.len()` words at the
