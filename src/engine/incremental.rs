@@ -108,6 +108,10 @@ pub struct Propagation {
     component_end: Vec<u32>,
     /// Per rule, what propagation reads of it (see [`RuleInfo`]).
     rule: Vec<RuleInfo>,
+    /// Per rule, what a crossing of zero reads of it (see [`Crossing`]).
+    crossing: Vec<Crossing>,
+    /// Per word of the guard groups' sets, its group's literal.
+    word_guard: Vec<u32>,
     /// The tracked plan: the `view` and `after` cones, in slot order.
     steps: Vec<PlanStep>,
     /// What the goals need beyond the tracked values: the steps of the
@@ -115,6 +119,14 @@ pub struct Propagation {
     goal: Vec<PlanStep>,
     /// Groups of rules sharing a literal that is not counted for them.
     guards: Guards,
+    /// Per bit of the guard groups' sets, its rule's head, or for a rule
+    /// with a trigger other than `SLOT_TRUE`, `TRIGGERED` and its place in
+    /// `triggered`: what a guard that turns reads of each rule that holds,
+    /// without going through the rule's number.
+    guarded: Vec<u32>,
+    /// The head and trigger of each rule with a trigger other than
+    /// `SLOT_TRUE` (see [`Crossing`]).
+    triggered: Vec<(u32, u32)>,
     /// The tracked non-recursive slots' rules, triggered ones included.
     rule_start: Vec<u32>,
     rules: Vec<u32>,
@@ -218,6 +230,10 @@ const READ: u32 = RARER | HAS_READERS | HAS_KEYS | HAS_SLEEPERS;
 /// crossings where the game takes the slower way ([`Propagation::aside`]).
 /// Its entry's `start` is that base fact.
 const AT_ONCE: u32 = 64;
+/// [`SlotInfo::flags`]: the slot is a test or starts a recursive
+/// component (its `component_end` says which), so a settle does not
+/// decide it by its support. The common settle reads only the entry.
+const SETTLED_APART: u32 = 1024;
 
 impl Values {
     fn new(net: &Net, steps: &[PlanStep]) -> Values {
@@ -341,6 +357,24 @@ struct RuleInfo {
     place: u32,
     guard: u32,
 }
+
+/// What a crossing of zero reads of a counted rule, in half the bytes of
+/// a [`RuleInfo`] (the crossings' reads are spread over the rules, and
+/// the smaller table stays closer in the caches): its head, and its bit in
+/// the guard groups' sets (`UNGROUPED` for none; its guard is the word's,
+/// [`Propagation::word_guard`]). A rule with a trigger other than
+/// `SLOT_TRUE` has `TRIGGERED` set in `place`, and its `head` is its
+/// place in [`Propagation::triggered`], which holds its head and trigger.
+#[derive(Clone, Copy, Debug)]
+struct Crossing {
+    head: u32,
+    place: u32,
+}
+
+/// [`Crossing::place`]: no guard group; the rule has a trigger (also in
+/// [`Propagation::guarded`]).
+const UNGROUPED: u32 = u32::MAX >> 1;
+const TRIGGERED: u32 = 1 << 31;
 
 /// The view cone size (rules) from which the incremental engine is the
 /// default. Below it a step's fixed costs dominate and the reference's
@@ -558,6 +592,11 @@ impl Propagation {
                 };
             }
         }
+        for (info, &end) in slot.iter_mut().zip(&component_end) {
+            if end != NOT_COMPONENT {
+                info.flags |= SETTLED_APART;
+            }
+        }
         let at_once = |info: &RuleInfo| {
             let h = info.head;
             h != u32::MAX && h & PART == 0 && slot[h as usize].flags & AT_ONCE != 0
@@ -574,6 +613,38 @@ impl Propagation {
             }
         }
         let aside = rule.iter().any(|info| info.trigger == SLOT_FALSE);
+        let mut triggered = Vec::new();
+        let crossing: Vec<Crossing> = (rule.iter())
+            .map(|info| {
+                let place = match info.place {
+                    NO_GROUP => UNGROUPED,
+                    place => place,
+                };
+                match info.trigger {
+                    SLOT_TRUE => Crossing {
+                        head: info.head,
+                        place,
+                    },
+                    trigger => {
+                        triggered.push((info.head, trigger));
+                        Crossing {
+                            head: triggered.len() as u32 - 1,
+                            place: place | TRIGGERED,
+                        }
+                    }
+                }
+            })
+            .collect();
+        let mut word_guard = vec![SLOT_TRUE << 1; guards.member.len() / 64];
+        for (g, &literal) in guards.literal.iter().enumerate() {
+            guards.words(g).for_each(|w| word_guard[w] = literal);
+        }
+        let guarded = (guards.member.iter())
+            .map(|&r| match crossing[r as usize] {
+                Crossing { head, place } if place & TRIGGERED == 0 => head,
+                Crossing { head, .. } => head | TRIGGERED,
+            })
+            .collect();
         let goal = (net.goal.iter().copied())
             .filter(|&step| {
                 step_slots(step).any(|s| !tracked[s as usize] || deferred[s as usize] != NO_LITERAL)
@@ -587,8 +658,12 @@ impl Propagation {
             components,
             component_end,
             rule,
+            crossing,
+            word_guard,
+            triggered,
             steps,
             guards,
+            guarded,
             rule_start,
             rules,
             move_start,
@@ -1777,9 +1852,14 @@ impl Counters {
     /// Changes the value of slot `s` and tells the rules that read it.
     #[inline(always)]
     fn flip<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32) {
+        self.flip_slot::<ASIDE>(prop, s, prop.slot[s as usize]);
+    }
+
+    /// [`Counters::flip`] of slot `s` whose entry is `slot`.
+    #[inline(always)]
+    fn flip_slot<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32, slot: SlotInfo) {
         let v = !self.vals[s as usize];
         self.vals[s as usize] = v;
-        let slot = prop.slot[s as usize];
         if slot.flags & HAS_MOVES != 0 {
             self.changed.push(s);
         }
@@ -1857,14 +1937,20 @@ impl Counters {
                 while bits != 0 {
                     let place = w * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let info = prop.rule[prop.guards.member[place] as usize];
-                    if self.vals[info.trigger as usize] {
-                        match on {
-                            true => self.gain(info.head),
-                            false => self.lose(info.head),
+                    let mut head = prop.guarded[place];
+                    if head & TRIGGERED != 0 {
+                        let trigger;
+                        (head, trigger) = prop.triggered[(head & !TRIGGERED) as usize];
+                        if !self.vals[trigger as usize] {
+                            if ASIDE && trigger == SLOT_FALSE {
+                                self.satisfied_aside(prop, head, on);
+                            }
+                            continue;
                         }
-                    } else if ASIDE && info.trigger == SLOT_FALSE {
-                        self.satisfied_aside(prop, info.head, on);
+                    }
+                    match on {
+                        true => self.gain(head),
+                        false => self.lose(head),
                     }
                 }
             }
@@ -1975,26 +2061,31 @@ impl Counters {
     /// gained its first: its guard group's set and its head follow.
     #[inline(always)]
     fn satisfied<const ASIDE: bool>(&mut self, prop: &Propagation, rule: u32, now: bool) {
-        let info = prop.rule[rule as usize];
-        if info.place != NO_GROUP {
-            let (word, bit) = (info.place as usize / 64, 1 << (info.place % 64));
+        let Crossing { mut head, place } = prop.crossing[rule as usize];
+        if place & !TRIGGERED != UNGROUPED {
+            let word = (place & !TRIGGERED) as usize / 64;
+            let bit = 1 << (place % 64);
             match now {
                 true => self.held[word] |= bit,
                 false => self.held[word] &= !bit,
             }
-            if !literal_holds(&self.vals, info.guard) {
+            if !literal_holds(&self.vals, prop.word_guard[word]) {
                 return;
             }
         }
-        if info.trigger != SLOT_TRUE && !self.vals[info.trigger as usize] {
-            if ASIDE && info.trigger == SLOT_FALSE {
-                self.satisfied_aside(prop, info.head, now);
+        if place & TRIGGERED != 0 {
+            let trigger;
+            (head, trigger) = prop.triggered[head as usize];
+            if !self.vals[trigger as usize] {
+                if ASIDE && trigger == SLOT_FALSE {
+                    self.satisfied_aside(prop, head, now);
+                }
+                return;
             }
-            return;
         }
         match now {
-            true => self.gain(info.head),
-            false => self.lose(info.head),
+            true => self.gain(head),
+            false => self.lose(head),
         }
     }
 
@@ -2176,12 +2267,14 @@ impl Counters {
     /// its comparison) says so, or recomputes the recursive component it
     /// starts.
     fn settle_slot<const ASIDE: bool>(&mut self, net: &Net, prop: &Propagation, s: u32) {
-        match prop.component_end[s as usize] {
-            NOT_COMPONENT => {
-                if (self.support[s as usize] > 0) != self.vals[s as usize] {
-                    self.flip::<ASIDE>(prop, s);
-                }
+        let slot = prop.slot[s as usize];
+        if slot.flags & SETTLED_APART == 0 {
+            if (self.support[s as usize] > 0) != self.vals[s as usize] {
+                self.flip_slot::<ASIDE>(prop, s, slot);
             }
+            return;
+        }
+        match prop.component_end[s as usize] {
             TEST_SLOT => {
                 if self.test_holds(net, prop.values.test_at[s as usize]) != self.vals[s as usize] {
                     self.flip::<ASIDE>(prop, s);
