@@ -99,6 +99,9 @@ pub struct Propagation {
     slot: Vec<SlotInfo>,
     /// The counted rules reading each slot, by [`SlotInfo`]'s ranges.
     fanout: Vec<u32>,
+    /// For every slot: the ends of its positive and negative readers in
+    /// `fanout` (read by flips out of line and the moves' flips).
+    fanout_ends: Vec<[u32; 2]>,
     /// For every slot: the first slots of the recursive tracked components
     /// (other than its own) that read it.
     component_start: Vec<u32>,
@@ -186,41 +189,44 @@ struct Values {
 /// A slot that is not a test.
 const NO_TEST: u32 = u32::MAX;
 
-/// What a flip of one slot visits, in one place so that a flip reads one
-/// entry: the counted rules that read it positively,
-/// `fanout[start..middle]`, and negatively, `fanout[middle..end]` (a
-/// slot turning true takes a false literal from the first and gives one
-/// to the second), and which of the rarer lists it has (the `HAS_` bits).
+/// What a flip of one slot visits, in one place of 8 bytes so that a
+/// flip reads one entry: the counted rules that read it positively,
+/// `positive` of them from `fanout[start]`, then negatively, `negative`
+/// of them (a slot turning true takes a false literal from the first and
+/// gives one to the second), and which of the rarer lists it has (the
+/// `HAS_` bits). The counts fit a byte where the flip counts the readers
+/// inline (fewer than [`FEW_READERS`]); a slot counted out of line
+/// ([`OUT_OF_LINE`]) has its lists' ends in [`Propagation::fanout_ends`].
 #[derive(Clone, Copy, Debug, Default)]
 struct SlotInfo {
     start: u32,
-    middle: u32,
-    end: u32,
-    flags: u32,
+    flags: u16,
+    positive: u8,
+    negative: u8,
 }
 
 /// [`SlotInfo::flags`]: the slot has moves that follow it, base facts
 /// whose `next` it is, guard groups, recursive components reading it,
 /// aggregates it is a member of, counted rules reading it.
-const HAS_MOVES: u32 = 1;
-const HAS_NEXT: u32 = 2;
-const HAS_GUARDS: u32 = 4;
-const HAS_COMPONENTS: u32 = 8;
-const HAS_AGGREGATES: u32 = 16;
-const HAS_READERS: u32 = 32;
+const HAS_MOVES: u16 = 1;
+const HAS_NEXT: u16 = 2;
+const HAS_GUARDS: u16 = 4;
+const HAS_COMPONENTS: u16 = 8;
+const HAS_AGGREGATES: u16 = 16;
+const HAS_READERS: u16 = 32;
 /// [`SlotInfo::flags`]: the slot is the key of sleeping rules, or has
 /// sleeping readers (see [`Keys`]).
-const HAS_KEYS: u32 = 128;
-const HAS_SLEEPERS: u32 = 256;
+const HAS_KEYS: u16 = 128;
+const HAS_SLEEPERS: u16 = 256;
 /// [`SlotInfo::flags`]: a flip of the slot counts its readers out of line
 /// ([`Counters::flip_many`]): it has [`FEW_READERS`] counted readers or
 /// more, or sleeping readers or rules (a move's slot has neither).
-const OUT_OF_LINE: u32 = 512;
+const OUT_OF_LINE: u16 = 512;
 /// The flags a flip of the slot leaves to [`Counters::flip_rarer`].
-const RARER: u32 = HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES;
+const RARER: u16 = HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES;
 /// The flags of a slot whose flip something reads (most `legal` and
 /// `next` slots have none, and their flips stop early).
-const READ: u32 = RARER | HAS_READERS | HAS_KEYS | HAS_SLEEPERS;
+const READ: u16 = RARER | HAS_READERS | HAS_KEYS | HAS_SLEEPERS;
 /// [`SlotInfo::flags`]: the slot is the `next` atom of one base fact, and
 /// only that (nothing reads it, it has no moves, it is neither a test nor
 /// in a recursive component). No order of flips can matter to it, so a
@@ -229,11 +235,11 @@ const READ: u32 = RARER | HAS_READERS | HAS_KEYS | HAS_SLEEPERS;
 /// writes, less than marking and settling it); so do its other rules'
 /// crossings where the game takes the slower way ([`Propagation::aside`]).
 /// Its entry's `start` is that base fact.
-const AT_ONCE: u32 = 64;
+const AT_ONCE: u16 = 64;
 /// [`SlotInfo::flags`]: the slot is a test or starts a recursive
 /// component (its `component_end` says which), so a settle does not
 /// decide it by its support. The common settle reads only the entry.
-const SETTLED_APART: u32 = 1024;
+const SETTLED_APART: u16 = 1024;
 
 impl Values {
     fn new(net: &Net, steps: &[PlanStep]) -> Values {
@@ -540,16 +546,19 @@ impl Propagation {
             .for_each(|&(h, _)| early_heads[h as usize] = true);
         let overwritten = move_dependent(net, &steps, &own_rules, &trigger, &early_heads);
         let values = Values::new(net, &steps);
+        let mut fanout_ends: Vec<[u32; 2]> = (0..net.slots)
+            .map(|s| [fanout_start[2 * s + 1], fanout_start[2 * s + 2]])
+            .collect();
         let mut slot = (0..net.slots)
             .map(|s| {
-                let listed = |start: &[u32], flag: u32| match start[s] != start[s + 1] {
+                let listed = |start: &[u32], flag: u16| match start[s] != start[s + 1] {
                     true => flag,
                     false => 0,
                 };
                 SlotInfo {
                     start: fanout_start[2 * s],
-                    middle: fanout_start[2 * s + 1],
-                    end: fanout_start[2 * s + 2],
+                    positive: 0,
+                    negative: 0,
                     flags: listed(&move_start, HAS_MOVES)
                         | listed(&next_start, HAS_NEXT)
                         | listed(&guards.slot_start, HAS_GUARDS)
@@ -567,9 +576,13 @@ impl Propagation {
                 }
             })
             .collect::<Vec<_>>();
-        for info in slot.iter_mut() {
-            if info.end - info.start >= FEW_READERS || info.flags & (HAS_KEYS | HAS_SLEEPERS) != 0 {
-                info.flags |= OUT_OF_LINE;
+        for (info, &[middle, end]) in slot.iter_mut().zip(&fanout_ends) {
+            match end - info.start >= FEW_READERS || info.flags & (HAS_KEYS | HAS_SLEEPERS) != 0 {
+                true => info.flags |= OUT_OF_LINE,
+                false => {
+                    info.positive = (middle - info.start) as u8;
+                    info.negative = (end - middle) as u8;
+                }
             }
         }
         for (s, &t) in values.test_at.iter().enumerate() {
@@ -586,10 +599,11 @@ impl Propagation {
             {
                 *info = SlotInfo {
                     start: *i,
-                    middle: *i,
-                    end: *i,
+                    positive: 0,
+                    negative: 0,
                     flags: AT_ONCE | HAS_NEXT,
                 };
+                fanout_ends[s] = [*i, *i];
             }
         }
         for (info, &end) in slot.iter_mut().zip(&component_end) {
@@ -654,6 +668,7 @@ impl Propagation {
             goal,
             slot,
             fanout,
+            fanout_ends,
             component_start,
             components,
             component_end,
@@ -691,6 +706,21 @@ impl Propagation {
     }
 
     /// The moves that follow slot `s` (see [`legal_moves`]).
+    /// The counted readers of slot `s` (whose entry is `slot`), positive
+    /// and negative.
+    #[inline(always)]
+    fn readers(&self, s: u32, slot: SlotInfo) -> (&[u32], &[u32]) {
+        let start = slot.start as usize;
+        let [middle, end] = match slot.flags & OUT_OF_LINE {
+            0 => {
+                let middle = start + slot.positive as usize;
+                [middle, middle + slot.negative as usize]
+            }
+            _ => self.fanout_ends[s as usize].map(|e| e as usize),
+        };
+        (&self.fanout[start..middle], &self.fanout[middle..end])
+    }
+
     fn moves_of(&self, s: u32) -> &[(u32, u32)] {
         &self.moves[self.move_start[s as usize] as usize..self.move_start[s as usize + 1] as usize]
     }
@@ -1662,8 +1692,8 @@ impl Counters {
             while diff != 0 {
                 let s = BASE0 as usize + w * 64 + diff.trailing_zeros() as usize;
                 diff &= diff - 1;
-                let slot = &prop.slot[s];
-                visits += FLIP_VISITS + (slot.end - slot.start) as usize;
+                let (positive, negative) = prop.readers(s as u32, prop.slot[s]);
+                visits += FLIP_VISITS + positive.len() + negative.len();
             }
         }
         visits * VISIT_BYTES > self.bytes()
@@ -1903,8 +1933,7 @@ impl Counters {
         slot: SlotInfo,
         v: bool,
     ) {
-        let readers = &prop.fanout[slot.start as usize..slot.end as usize];
-        let (positive, negative) = readers.split_at((slot.middle - slot.start) as usize);
+        let (positive, negative) = prop.readers(s, slot);
         let (falling, rising) = if v {
             (positive, negative)
         } else {
@@ -1971,7 +2000,7 @@ impl Counters {
         &mut self,
         prop: &Propagation,
         s: u32,
-        flags: u32,
+        flags: u16,
         v: bool,
     ) {
         if flags & HAS_SLEEPERS != 0 {
