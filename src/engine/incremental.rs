@@ -379,8 +379,11 @@ struct Crossing {
 
 /// [`Crossing::place`]: no guard group; the rule has a trigger (also in
 /// [`Propagation::guarded`]).
-const UNGROUPED: u32 = u32::MAX >> 1;
+const UNGROUPED: u32 = (1 << 30) - 1;
 const TRIGGERED: u32 = 1 << 31;
+/// [`Crossing::place`]: the rule's trigger is `SLOT_FALSE` (it takes the
+/// slower way, [`Counters::satisfied_aside`]); its `head` is its head.
+const SLOWER: u32 = 1 << 30;
 
 /// The view cone size (rules) from which the incremental engine is the
 /// default. Below it a step's fixed costs dominate and the reference's
@@ -628,24 +631,30 @@ impl Propagation {
         }
         let aside = rule.iter().any(|info| info.trigger == SLOT_FALSE);
         let mut triggered = Vec::new();
-        let crossing: Vec<Crossing> = (rule.iter())
-            .map(|info| {
+        let mut triggered_at = vec![0; rule.len()];
+        let crossing: Vec<Crossing> = (rule.iter().enumerate())
+            .map(|(r, info)| {
                 let place = match info.place {
                     NO_GROUP => UNGROUPED,
                     place => place,
                 };
+                if info.trigger != SLOT_TRUE {
+                    triggered_at[r] = triggered.len() as u32;
+                    triggered.push((info.head, info.trigger));
+                }
                 match info.trigger {
                     SLOT_TRUE => Crossing {
                         head: info.head,
                         place,
                     },
-                    trigger => {
-                        triggered.push((info.head, trigger));
-                        Crossing {
-                            head: triggered.len() as u32 - 1,
-                            place: place | TRIGGERED,
-                        }
-                    }
+                    SLOT_FALSE => Crossing {
+                        head: info.head,
+                        place: place | SLOWER,
+                    },
+                    _ => Crossing {
+                        head: triggered_at[r],
+                        place: place | TRIGGERED,
+                    },
                 }
             })
             .collect();
@@ -654,9 +663,9 @@ impl Propagation {
             guards.words(g).for_each(|w| word_guard[w] = literal);
         }
         let guarded = (guards.member.iter())
-            .map(|&r| match crossing[r as usize] {
-                Crossing { head, place } if place & TRIGGERED == 0 => head,
-                Crossing { head, .. } => head | TRIGGERED,
+            .map(|&r| match rule[r as usize] {
+                RuleInfo { head, trigger: SLOT_TRUE, .. } => head,
+                _ => triggered_at[r as usize] | TRIGGERED,
             })
             .collect();
         let goal = (net.goal.iter().copied())
@@ -2091,8 +2100,8 @@ impl Counters {
     #[inline(always)]
     fn satisfied<const ASIDE: bool>(&mut self, prop: &Propagation, rule: u32, now: bool) {
         let Crossing { mut head, place } = prop.crossing[rule as usize];
-        if place & !TRIGGERED != UNGROUPED {
-            let word = (place & !TRIGGERED) as usize / 64;
+        if place & UNGROUPED != UNGROUPED {
+            let word = (place & UNGROUPED) as usize / 64;
             let bit = 1 << (place % 64);
             match now {
                 true => self.held[word] |= bit,
@@ -2102,13 +2111,16 @@ impl Counters {
                 return;
             }
         }
-        if place & TRIGGERED != 0 {
+        if place & (TRIGGERED | SLOWER) != 0 {
+            if place & SLOWER != 0 {
+                if ASIDE {
+                    self.satisfied_aside(prop, head, now);
+                }
+                return;
+            }
             let trigger;
             (head, trigger) = prop.triggered[head as usize];
             if !self.vals[trigger as usize] {
-                if ASIDE && trigger == SLOT_FALSE {
-                    self.satisfied_aside(prop, head, now);
-                }
                 return;
             }
         }
