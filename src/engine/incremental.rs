@@ -664,7 +664,11 @@ impl Propagation {
         }
         let guarded = (guards.member.iter())
             .map(|&r| match rule[r as usize] {
-                RuleInfo { head, trigger: SLOT_TRUE, .. } => head,
+                RuleInfo {
+                    head,
+                    trigger: SLOT_TRUE,
+                    ..
+                } => head,
                 _ => triggered_at[r as usize] | TRIGGERED,
             })
             .collect();
