@@ -377,7 +377,8 @@ struct Crossing {
     place: u32,
 }
 
-/// [`Crossing::place`]: no guard group; the rule has a trigger (also in
+/// [`Crossing::place`]: no guard group (the sets' bits, one per grouped
+/// rule, stay below it); the rule has a trigger (also in
 /// [`Propagation::guarded`]).
 const UNGROUPED: u32 = (1 << 30) - 1;
 const TRIGGERED: u32 = 1 << 31;
@@ -718,7 +719,6 @@ impl Propagation {
         &self.goal
     }
 
-    /// The moves that follow slot `s` (see [`legal_moves`]).
     /// The counted readers of slot `s` (whose entry is `slot`), positive
     /// and negative.
     #[inline(always)]
@@ -734,6 +734,7 @@ impl Propagation {
         (&self.fanout[start..middle], &self.fanout[middle..end])
     }
 
+    /// The moves that follow slot `s` (see [`legal_moves`]).
     fn moves_of(&self, s: u32) -> &[(u32, u32)] {
         &self.moves[self.move_start[s as usize] as usize..self.move_start[s as usize + 1] as usize]
     }
