@@ -99,6 +99,9 @@ pub struct Propagation {
     slot: Vec<SlotInfo>,
     /// The counted rules reading each slot, by [`SlotInfo`]'s ranges.
     fanout: Vec<u32>,
+    /// For every slot: the ends of its positive and negative readers in
+    /// `fanout` (read by flips out of line and the moves' flips).
+    fanout_ends: Vec<[u32; 2]>,
     /// For every slot: the first slots of the recursive tracked components
     /// (other than its own) that read it.
     component_start: Vec<u32>,
@@ -108,6 +111,10 @@ pub struct Propagation {
     component_end: Vec<u32>,
     /// Per rule, what propagation reads of it (see [`RuleInfo`]).
     rule: Vec<RuleInfo>,
+    /// Per rule, what a crossing of zero reads of it (see [`Crossing`]).
+    crossing: Vec<Crossing>,
+    /// Per word of the guard groups' sets, its group's literal.
+    word_guard: Vec<u32>,
     /// The tracked plan: the `view` and `after` cones, in slot order.
     steps: Vec<PlanStep>,
     /// What the goals need beyond the tracked values: the steps of the
@@ -115,6 +122,14 @@ pub struct Propagation {
     goal: Vec<PlanStep>,
     /// Groups of rules sharing a literal that is not counted for them.
     guards: Guards,
+    /// Per bit of the guard groups' sets, its rule's head, or for a rule
+    /// with a trigger other than `SLOT_TRUE`, `TRIGGERED` and its place in
+    /// `triggered`: what a guard that turns reads of each rule that holds,
+    /// without going through the rule's number.
+    guarded: Vec<u32>,
+    /// The head and trigger of each rule with a trigger other than
+    /// `SLOT_TRUE` (see [`Crossing`]).
+    triggered: Vec<(u32, u32)>,
     /// The tracked non-recursive slots' rules, triggered ones included.
     rule_start: Vec<u32>,
     rules: Vec<u32>,
@@ -174,41 +189,44 @@ struct Values {
 /// A slot that is not a test.
 const NO_TEST: u32 = u32::MAX;
 
-/// What a flip of one slot visits, in one place so that a flip reads one
-/// entry: the counted rules that read it positively,
-/// `fanout[start..middle]`, and negatively, `fanout[middle..end]` (a
-/// slot turning true takes a false literal from the first and gives one
-/// to the second), and which of the rarer lists it has (the `HAS_` bits).
+/// What a flip of one slot visits, in one place of 8 bytes so that a
+/// flip reads one entry: the counted rules that read it positively,
+/// `positive` of them from `fanout[start]`, then negatively, `negative`
+/// of them (a slot turning true takes a false literal from the first and
+/// gives one to the second), and which of the rarer lists it has (the
+/// `HAS_` bits). The counts fit a byte where the flip counts the readers
+/// inline (fewer than [`FEW_READERS`]); a slot counted out of line
+/// ([`OUT_OF_LINE`]) has its lists' ends in [`Propagation::fanout_ends`].
 #[derive(Clone, Copy, Debug, Default)]
 struct SlotInfo {
     start: u32,
-    middle: u32,
-    end: u32,
-    flags: u32,
+    flags: u16,
+    positive: u8,
+    negative: u8,
 }
 
 /// [`SlotInfo::flags`]: the slot has moves that follow it, base facts
 /// whose `next` it is, guard groups, recursive components reading it,
 /// aggregates it is a member of, counted rules reading it.
-const HAS_MOVES: u32 = 1;
-const HAS_NEXT: u32 = 2;
-const HAS_GUARDS: u32 = 4;
-const HAS_COMPONENTS: u32 = 8;
-const HAS_AGGREGATES: u32 = 16;
-const HAS_READERS: u32 = 32;
+const HAS_MOVES: u16 = 1;
+const HAS_NEXT: u16 = 2;
+const HAS_GUARDS: u16 = 4;
+const HAS_COMPONENTS: u16 = 8;
+const HAS_AGGREGATES: u16 = 16;
+const HAS_READERS: u16 = 32;
 /// [`SlotInfo::flags`]: the slot is the key of sleeping rules, or has
 /// sleeping readers (see [`Keys`]).
-const HAS_KEYS: u32 = 128;
-const HAS_SLEEPERS: u32 = 256;
+const HAS_KEYS: u16 = 128;
+const HAS_SLEEPERS: u16 = 256;
 /// [`SlotInfo::flags`]: a flip of the slot counts its readers out of line
 /// ([`Counters::flip_many`]): it has [`FEW_READERS`] counted readers or
 /// more, or sleeping readers or rules (a move's slot has neither).
-const OUT_OF_LINE: u32 = 512;
+const OUT_OF_LINE: u16 = 512;
 /// The flags a flip of the slot leaves to [`Counters::flip_rarer`].
-const RARER: u32 = HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES;
+const RARER: u16 = HAS_GUARDS | HAS_COMPONENTS | HAS_AGGREGATES;
 /// The flags of a slot whose flip something reads (most `legal` and
 /// `next` slots have none, and their flips stop early).
-const READ: u32 = RARER | HAS_READERS | HAS_KEYS | HAS_SLEEPERS;
+const READ: u16 = RARER | HAS_READERS | HAS_KEYS | HAS_SLEEPERS;
 /// [`SlotInfo::flags`]: the slot is the `next` atom of one base fact, and
 /// only that (nothing reads it, it has no moves, it is neither a test nor
 /// in a recursive component). No order of flips can matter to it, so a
@@ -217,7 +235,11 @@ const READ: u32 = RARER | HAS_READERS | HAS_KEYS | HAS_SLEEPERS;
 /// writes, less than marking and settling it); so do its other rules'
 /// crossings where the game takes the slower way ([`Propagation::aside`]).
 /// Its entry's `start` is that base fact.
-const AT_ONCE: u32 = 64;
+const AT_ONCE: u16 = 64;
+/// [`SlotInfo::flags`]: the slot is a test or starts a recursive
+/// component (its `component_end` says which), so a settle does not
+/// decide it by its support. The common settle reads only the entry.
+const SETTLED_APART: u16 = 1024;
 
 impl Values {
     fn new(net: &Net, steps: &[PlanStep]) -> Values {
@@ -341,6 +363,28 @@ struct RuleInfo {
     place: u32,
     guard: u32,
 }
+
+/// What a crossing of zero reads of a counted rule, in half the bytes of
+/// a [`RuleInfo`] (the crossings' reads are spread over the rules, and
+/// the smaller table stays closer in the caches): its head, and its bit in
+/// the guard groups' sets (`UNGROUPED` for none; its guard is the word's,
+/// [`Propagation::word_guard`]). A rule with a trigger other than
+/// `SLOT_TRUE` has `TRIGGERED` set in `place`, and its `head` is its
+/// place in [`Propagation::triggered`], which holds its head and trigger.
+#[derive(Clone, Copy, Debug)]
+struct Crossing {
+    head: u32,
+    place: u32,
+}
+
+/// [`Crossing::place`]: no guard group (the sets' bits, one per grouped
+/// rule, stay below it); the rule has a trigger (also in
+/// [`Propagation::guarded`]).
+const UNGROUPED: u32 = (1 << 30) - 1;
+const TRIGGERED: u32 = 1 << 31;
+/// [`Crossing::place`]: the rule's trigger is `SLOT_FALSE` (it takes the
+/// slower way, [`Counters::satisfied_aside`]); its `head` is its head.
+const SLOWER: u32 = 1 << 30;
 
 /// The view cone size (rules) from which the incremental engine is the
 /// default. Below it a step's fixed costs dominate and the reference's
@@ -506,16 +550,19 @@ impl Propagation {
             .for_each(|&(h, _)| early_heads[h as usize] = true);
         let overwritten = move_dependent(net, &steps, &own_rules, &trigger, &early_heads);
         let values = Values::new(net, &steps);
+        let mut fanout_ends: Vec<[u32; 2]> = (0..net.slots)
+            .map(|s| [fanout_start[2 * s + 1], fanout_start[2 * s + 2]])
+            .collect();
         let mut slot = (0..net.slots)
             .map(|s| {
-                let listed = |start: &[u32], flag: u32| match start[s] != start[s + 1] {
+                let listed = |start: &[u32], flag: u16| match start[s] != start[s + 1] {
                     true => flag,
                     false => 0,
                 };
                 SlotInfo {
                     start: fanout_start[2 * s],
-                    middle: fanout_start[2 * s + 1],
-                    end: fanout_start[2 * s + 2],
+                    positive: 0,
+                    negative: 0,
                     flags: listed(&move_start, HAS_MOVES)
                         | listed(&next_start, HAS_NEXT)
                         | listed(&guards.slot_start, HAS_GUARDS)
@@ -533,9 +580,13 @@ impl Propagation {
                 }
             })
             .collect::<Vec<_>>();
-        for info in slot.iter_mut() {
-            if info.end - info.start >= FEW_READERS || info.flags & (HAS_KEYS | HAS_SLEEPERS) != 0 {
-                info.flags |= OUT_OF_LINE;
+        for (info, &[middle, end]) in slot.iter_mut().zip(&fanout_ends) {
+            match end - info.start >= FEW_READERS || info.flags & (HAS_KEYS | HAS_SLEEPERS) != 0 {
+                true => info.flags |= OUT_OF_LINE,
+                false => {
+                    info.positive = (middle - info.start) as u8;
+                    info.negative = (end - middle) as u8;
+                }
             }
         }
         for (s, &t) in values.test_at.iter().enumerate() {
@@ -552,10 +603,16 @@ impl Propagation {
             {
                 *info = SlotInfo {
                     start: *i,
-                    middle: *i,
-                    end: *i,
+                    positive: 0,
+                    negative: 0,
                     flags: AT_ONCE | HAS_NEXT,
                 };
+                fanout_ends[s] = [*i, *i];
+            }
+        }
+        for (info, &end) in slot.iter_mut().zip(&component_end) {
+            if end != NOT_COMPONENT {
+                info.flags |= SETTLED_APART;
             }
         }
         let at_once = |info: &RuleInfo| {
@@ -574,6 +631,48 @@ impl Propagation {
             }
         }
         let aside = rule.iter().any(|info| info.trigger == SLOT_FALSE);
+        let mut triggered = Vec::new();
+        let mut triggered_at = vec![0; rule.len()];
+        let crossing: Vec<Crossing> = (rule.iter().enumerate())
+            .map(|(r, info)| {
+                let place = match info.place {
+                    NO_GROUP => UNGROUPED,
+                    place => place,
+                };
+                if info.trigger != SLOT_TRUE {
+                    triggered_at[r] = triggered.len() as u32;
+                    triggered.push((info.head, info.trigger));
+                }
+                match info.trigger {
+                    SLOT_TRUE => Crossing {
+                        head: info.head,
+                        place,
+                    },
+                    SLOT_FALSE => Crossing {
+                        head: info.head,
+                        place: place | SLOWER,
+                    },
+                    _ => Crossing {
+                        head: triggered_at[r],
+                        place: place | TRIGGERED,
+                    },
+                }
+            })
+            .collect();
+        let mut word_guard = vec![SLOT_TRUE << 1; guards.member.len() / 64];
+        for (g, &literal) in guards.literal.iter().enumerate() {
+            guards.words(g).for_each(|w| word_guard[w] = literal);
+        }
+        let guarded = (guards.member.iter())
+            .map(|&r| match rule[r as usize] {
+                RuleInfo {
+                    head,
+                    trigger: SLOT_TRUE,
+                    ..
+                } => head,
+                _ => triggered_at[r as usize] | TRIGGERED,
+            })
+            .collect();
         let goal = (net.goal.iter().copied())
             .filter(|&step| {
                 step_slots(step).any(|s| !tracked[s as usize] || deferred[s as usize] != NO_LITERAL)
@@ -583,12 +682,17 @@ impl Propagation {
             goal,
             slot,
             fanout,
+            fanout_ends,
             component_start,
             components,
             component_end,
             rule,
+            crossing,
+            word_guard,
+            triggered,
             steps,
             guards,
+            guarded,
             rule_start,
             rules,
             move_start,
@@ -613,6 +717,21 @@ impl Propagation {
     /// loaded state.
     pub fn goal_plan(&self) -> &[PlanStep] {
         &self.goal
+    }
+
+    /// The counted readers of slot `s` (whose entry is `slot`), positive
+    /// and negative.
+    #[inline(always)]
+    fn readers(&self, s: u32, slot: SlotInfo) -> (&[u32], &[u32]) {
+        let start = slot.start as usize;
+        let [middle, end] = match slot.flags & OUT_OF_LINE {
+            0 => {
+                let middle = start + slot.positive as usize;
+                [middle, middle + slot.negative as usize]
+            }
+            _ => self.fanout_ends[s as usize].map(|e| e as usize),
+        };
+        (&self.fanout[start..middle], &self.fanout[middle..end])
     }
 
     /// The moves that follow slot `s` (see [`legal_moves`]).
@@ -1587,8 +1706,8 @@ impl Counters {
             while diff != 0 {
                 let s = BASE0 as usize + w * 64 + diff.trailing_zeros() as usize;
                 diff &= diff - 1;
-                let slot = &prop.slot[s];
-                visits += FLIP_VISITS + (slot.end - slot.start) as usize;
+                let (positive, negative) = prop.readers(s as u32, prop.slot[s]);
+                visits += FLIP_VISITS + positive.len() + negative.len();
             }
         }
         visits * VISIT_BYTES > self.bytes()
@@ -1777,9 +1896,14 @@ impl Counters {
     /// Changes the value of slot `s` and tells the rules that read it.
     #[inline(always)]
     fn flip<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32) {
+        self.flip_slot::<ASIDE>(prop, s, prop.slot[s as usize]);
+    }
+
+    /// [`Counters::flip`] of slot `s` whose entry is `slot`.
+    #[inline(always)]
+    fn flip_slot<const ASIDE: bool>(&mut self, prop: &Propagation, s: u32, slot: SlotInfo) {
         let v = !self.vals[s as usize];
         self.vals[s as usize] = v;
-        let slot = prop.slot[s as usize];
         if slot.flags & HAS_MOVES != 0 {
             self.changed.push(s);
         }
@@ -1823,8 +1947,7 @@ impl Counters {
         slot: SlotInfo,
         v: bool,
     ) {
-        let readers = &prop.fanout[slot.start as usize..slot.end as usize];
-        let (positive, negative) = readers.split_at((slot.middle - slot.start) as usize);
+        let (positive, negative) = prop.readers(s, slot);
         let (falling, rising) = if v {
             (positive, negative)
         } else {
@@ -1857,14 +1980,20 @@ impl Counters {
                 while bits != 0 {
                     let place = w * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let info = prop.rule[prop.guards.member[place] as usize];
-                    if self.vals[info.trigger as usize] {
-                        match on {
-                            true => self.gain(info.head),
-                            false => self.lose(info.head),
+                    let mut head = prop.guarded[place];
+                    if head & TRIGGERED != 0 {
+                        let trigger;
+                        (head, trigger) = prop.triggered[(head & !TRIGGERED) as usize];
+                        if !self.vals[trigger as usize] {
+                            if ASIDE && trigger == SLOT_FALSE {
+                                self.satisfied_aside(prop, head, on);
+                            }
+                            continue;
                         }
-                    } else if ASIDE && info.trigger == SLOT_FALSE {
-                        self.satisfied_aside(prop, info.head, on);
+                    }
+                    match on {
+                        true => self.gain(head),
+                        false => self.lose(head),
                     }
                 }
             }
@@ -1885,7 +2014,7 @@ impl Counters {
         &mut self,
         prop: &Propagation,
         s: u32,
-        flags: u32,
+        flags: u16,
         v: bool,
     ) {
         if flags & HAS_SLEEPERS != 0 {
@@ -1975,26 +2104,34 @@ impl Counters {
     /// gained its first: its guard group's set and its head follow.
     #[inline(always)]
     fn satisfied<const ASIDE: bool>(&mut self, prop: &Propagation, rule: u32, now: bool) {
-        let info = prop.rule[rule as usize];
-        if info.place != NO_GROUP {
-            let (word, bit) = (info.place as usize / 64, 1 << (info.place % 64));
+        let Crossing { mut head, place } = prop.crossing[rule as usize];
+        if place & UNGROUPED != UNGROUPED {
+            let word = (place & UNGROUPED) as usize / 64;
+            let bit = 1 << (place % 64);
             match now {
                 true => self.held[word] |= bit,
                 false => self.held[word] &= !bit,
             }
-            if !literal_holds(&self.vals, info.guard) {
+            if !literal_holds(&self.vals, prop.word_guard[word]) {
                 return;
             }
         }
-        if info.trigger != SLOT_TRUE && !self.vals[info.trigger as usize] {
-            if ASIDE && info.trigger == SLOT_FALSE {
-                self.satisfied_aside(prop, info.head, now);
+        if place & (TRIGGERED | SLOWER) != 0 {
+            if place & SLOWER != 0 {
+                if ASIDE {
+                    self.satisfied_aside(prop, head, now);
+                }
+                return;
             }
-            return;
+            let trigger;
+            (head, trigger) = prop.triggered[head as usize];
+            if !self.vals[trigger as usize] {
+                return;
+            }
         }
         match now {
-            true => self.gain(info.head),
-            false => self.lose(info.head),
+            true => self.gain(head),
+            false => self.lose(head),
         }
     }
 
@@ -2176,12 +2313,14 @@ impl Counters {
     /// its comparison) says so, or recomputes the recursive component it
     /// starts.
     fn settle_slot<const ASIDE: bool>(&mut self, net: &Net, prop: &Propagation, s: u32) {
-        match prop.component_end[s as usize] {
-            NOT_COMPONENT => {
-                if (self.support[s as usize] > 0) != self.vals[s as usize] {
-                    self.flip::<ASIDE>(prop, s);
-                }
+        let slot = prop.slot[s as usize];
+        if slot.flags & SETTLED_APART == 0 {
+            if (self.support[s as usize] > 0) != self.vals[s as usize] {
+                self.flip_slot::<ASIDE>(prop, s, slot);
             }
+            return;
+        }
+        match prop.component_end[s as usize] {
             TEST_SLOT => {
                 if self.test_holds(net, prop.values.test_at[s as usize]) != self.vals[s as usize] {
                     self.flip::<ASIDE>(prop, s);
