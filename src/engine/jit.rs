@@ -778,14 +778,10 @@ fn emit_select(b: &mut FunctionBuilder, words: Value, count: Value, k: Value) {
         b.append_block_param(head, types::I64),
     );
     let more = b.ins().icmp(IntCC::UnsignedLessThan, i, count);
-    let (i_arg, k_arg) = (BlockArg::Value(i), BlockArg::Value(k));
-    b.ins().brif(more, body, &[i_arg, k_arg], none, &[]);
+    b.ins().brif(more, body, &[], none, &[]);
 
+    // `head` is the body's only way in: its `i` and `k` hold there.
     b.switch_to_block(body);
-    let (i, k) = (
-        b.append_block_param(body, types::I64),
-        b.append_block_param(body, types::I64),
-    );
     let offset = b.ins().ishl_imm_u(i, 3);
     let address = b.ins().iadd(words, offset);
     let word = b.ins().load(types::I64, ACCESS, address, 0);
